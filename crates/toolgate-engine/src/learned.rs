@@ -6,7 +6,12 @@
 //!   `Bytes`, no parse); one background task learns from it. A full queue drops the
 //!   sample, counted in `toolgate_learned_samples_dropped_total` — the call never waits;
 //! - after `enforce_after` responses the learned schema is compiled once and frozen;
-//!   from then on each body is checked against it like a declared contract;
+//!   from then on each body is checked against it like a declared contract, except that
+//!   a learned member gone from a response is drift only once gone from
+//!   [`toolgate_contract::ABSENT_RESPONSES`] responses in a row ([`Absences`]: twenty
+//!   responses cannot tell a member always sent from one sent nearly always). The
+//!   streaks are this replica's own, kept beside the enforced contract, so a reset or a
+//!   reload from a pin starts them from zero;
 //! - a pinned learned contract (the lockfile's `learned` section, written by
 //!   `toolgate lock`) is where a restart resumes, so nothing is relearned from zero;
 //! - [`LearnedState::reset`] starts over (`toolgate relearn`, when the owner accepts a
@@ -16,7 +21,7 @@
 //! the JSON held by its first text block.
 
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, RwLock};
 
 use bytes::Bytes;
@@ -24,7 +29,7 @@ use prometheus_client::metrics::counter::Counter;
 use serde_json::Value;
 use tokio::sync::mpsc;
 use toolgate_config::{Learn, ToolKind, ToolSpec};
-use toolgate_contract::{BodyError, Drift, LearnedPin, Learner, ResponseContract};
+use toolgate_contract::{Absences, BodyError, Drift, LearnedPin, Learner, ResponseContract};
 
 use crate::sync::{lock, read};
 use crate::upstream::number_range;
@@ -80,6 +85,43 @@ pub struct Enforced {
     pub learned_at: String,
     /// Some fields were left unlearned at the path cap.
     pub capped: bool,
+    /// Learned members missing from the latest responses, and for how many in a row.
+    absences: Mutex<Absences>,
+    /// Whether `absences` holds a streak: a matching response then has some to end. Read
+    /// first, so that the common matching response takes no lock.
+    absent_lately: AtomicBool,
+}
+
+impl Enforced {
+    fn new(contract: ResponseContract, samples: u64, learned_at: String, capped: bool) -> Self {
+        Enforced {
+            contract,
+            samples,
+            learned_at,
+            capped,
+            absences: Mutex::new(Absences::default()),
+            absent_lately: AtomicBool::new(false),
+        }
+    }
+
+    /// A response matched: every learned member it reached was there.
+    fn matched(&self) {
+        if self.absent_lately.load(Ordering::Acquire) {
+            let mut absences = lock(&self.absences);
+            absences.matched();
+            self.absent_lately.store(false, Ordering::Release);
+        }
+    }
+
+    /// A response's drift, with the absences not yet confirmed held back; `None` when
+    /// nothing else is left.
+    fn confirmed(&self, drift: Drift) -> Option<Drift> {
+        let mut absences = lock(&self.absences);
+        let drift = absences.judge(drift);
+        self.absent_lately
+            .store(!absences.is_empty(), Ordering::Release);
+        drift
+    }
 }
 
 /// A tool's learned contract as `toolgate status` and `toolgate lock` show it.
@@ -215,12 +257,9 @@ impl LearnedState {
     fn enforce(&self, schema: &Value, samples: u64, capped: bool, learned_at: String) {
         match ResponseContract::compile(schema, None) {
             Ok(contract) => {
-                *crate::sync::write(&self.enforced) = Some(Arc::new(Enforced {
-                    contract,
-                    samples,
-                    learned_at,
-                    capped,
-                }));
+                *crate::sync::write(&self.enforced) = Some(Arc::new(Enforced::new(
+                    contract, samples, learned_at, capped,
+                )));
             }
             // A schema this build wrote always compiles; a hand-edited pin may not.
             Err(e) => {
@@ -384,12 +423,19 @@ pub fn judge(
         number_range::check(&enforced.contract, body)
     };
     match result {
-        Err(BodyError::Drift(drift)) => Judged::Drift {
-            drift,
-            samples: Some(enforced.samples),
+        Err(BodyError::Drift(drift)) => match enforced.confirmed(drift) {
+            Some(drift) => Judged::Drift {
+                drift,
+                samples: Some(enforced.samples),
+            },
+            None => Judged::Fine,
         },
+        Ok(()) => {
+            enforced.matched();
+            Judged::Fine
+        }
         // A body that is not JSON was never learned from either: nothing to compare.
-        Ok(()) | Err(BodyError::NotJson(_)) => Judged::Fine,
+        Err(BodyError::NotJson(_)) => Judged::Fine,
     }
 }
 
@@ -494,6 +540,107 @@ mod tests {
         let check = |v: Value| enforced.contract.check(&v).is_ok();
         assert!(check(serde_json::json!({"results": [{"excerpt": "b"}]})));
         assert!(!check(serde_json::json!({"results": [{"snippet": "b"}]})));
+    }
+
+    /// An HTTP tool whose contract is learned from `enforce_after` responses.
+    fn learned_spec(enforce_after: u64) -> Arc<ToolSpec> {
+        let yaml = format!(
+            r#"
+dependencies:
+  search_api: {{ base_url: "https://api.example.com" }}
+tools:
+  web_search:
+    dependency: search_api
+    owner: alice@example.com
+    request: {{ method: GET, path: /search }}
+    contract: {{ learn: {{ enforce_after: {enforce_after} }} }}
+"#
+        );
+        let config = toolgate_config::parse(
+            std::path::Path::new("t.yaml"),
+            &yaml,
+            std::path::Path::new("."),
+            &|_| None,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        config.tools["web_search"].clone()
+    }
+
+    /// Whether each body was reported as drift, judged in order.
+    fn reported(
+        learning: &Learning,
+        spec: &ToolSpec,
+        slot: &OnceLock<Arc<LearnedState>>,
+        bodies: &[&'static [u8]],
+    ) -> Vec<bool> {
+        bodies
+            .iter()
+            .map(|b| {
+                let judged = judge(learning, spec, slot, &Bytes::from_static(b));
+                matches!(judged, Judged::Drift { .. })
+            })
+            .collect()
+    }
+
+    const WITH: &[u8] = br#"{"results": [{"title": "a", "snippet": "s", "note": "n"}]}"#;
+    const WITHOUT: &[u8] = br#"{"results": [{"title": "a", "snippet": "s"}]}"#;
+    const RENAMED: &[u8] = br#"{"results": [{"title": "a", "excerpt": "s", "note": "n"}]}"#;
+
+    #[test]
+    fn a_learned_member_gone_now_and_then_is_fine_and_a_lasting_rename_is_drift_from_the_third() {
+        let spec = learned_spec(20);
+        let learning = Learning::default();
+        let slot = OnceLock::new();
+        let state = learning.state(&spec, &slot).expect("learned");
+        for _ in 0..20 {
+            state.learn(WITH, false, 0);
+        }
+        assert!(state.enforced().is_some());
+        let bodies = [WITHOUT, WITH, WITHOUT, WITHOUT, WITH, WITHOUT];
+        assert_eq!(reported(&learning, &spec, &slot, &bodies), [false; 6]);
+        let bodies = [RENAMED, RENAMED, RENAMED, RENAMED];
+        assert_eq!(
+            reported(&learning, &spec, &slot, &bodies),
+            [false, false, true, true]
+        );
+        let Judged::Drift { drift, samples } =
+            judge(&learning, &spec, &slot, &Bytes::from_static(RENAMED))
+        else {
+            panic!("a lasting rename is drift")
+        };
+        assert_eq!(samples, Some(20));
+        assert!(
+            drift.summary().contains("probably a rename"),
+            "{}",
+            drift.summary()
+        );
+        // Back to the learned shape: fine at once, and a later absence starts from zero.
+        let bodies = [WITH, WITHOUT, WITHOUT];
+        assert_eq!(reported(&learning, &spec, &slot, &bodies), [false; 3]);
+        // Anything but an absence is drift at once.
+        let typed = br#"{"results": [{"title": 7, "snippet": "s", "note": "n"}]}"#;
+        assert_eq!(reported(&learning, &spec, &slot, &[typed]), [true]);
+    }
+
+    #[test]
+    fn a_contract_resumed_from_its_pin_holds_absences_back_the_same() {
+        let spec = learned_spec(20);
+        let learning = Learning::default();
+        let slot = OnceLock::new();
+        let state = learning.state(&spec, &slot).expect("learned");
+        for _ in 0..20 {
+            state.learn(WITH, false, 0);
+        }
+        let pin = state.snapshot().pin;
+        let pinned = Learning::new(
+            Counter::default(),
+            BTreeMap::from([("web_search".to_owned(), pin)]),
+        );
+        let pinned_slot = OnceLock::new();
+        let bodies = [WITHOUT, WITHOUT, WITH, RENAMED, RENAMED, RENAMED];
+        let expected = [false, false, false, false, false, true];
+        assert_eq!(reported(&learning, &spec, &slot, &bodies), expected);
+        assert_eq!(reported(&pinned, &spec, &pinned_slot, &bodies), expected);
     }
 
     #[tokio::test]

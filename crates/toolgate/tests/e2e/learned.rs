@@ -47,6 +47,21 @@ async fn enforced(tg: &Toolgate, tool: &str) {
     panic!("the learned contract was never enforced");
 }
 
+/// The responses before a learned member's absence counts as drift: each passes with
+/// its data and no note, since twenty responses cannot tell a member always sent from
+/// one sent nearly always.
+pub(crate) async fn held_back(
+    client: &rmcp::service::RunningService<rmcp::RoleClient, ()>,
+    tool: &str,
+    args: serde_json::Value,
+) {
+    for _ in 1..toolgate_contract::ABSENT_RESPONSES {
+        let r = call(client, tool, args.clone()).await;
+        assert_ne!(r.is_error, Some(true), "{r:?}");
+        assert!(!text(&r).contains("toolgate:"), "{}", text(&r));
+    }
+}
+
 #[tokio::test]
 async fn an_http_tool_without_a_contract_learns_one_and_a_rename_warns_with_one_incident() {
     let upstream = start_upstream().await;
@@ -62,6 +77,7 @@ async fn an_http_tool_without_a_contract_learns_one_and_a_rename_warns_with_one_
     let status = toolgate_engine::status::report(&tg.gateway).await;
     assert_eq!(status["contracts"]["learned_enforced"], 1, "{status}");
     upstream.state.renamed.store(true, Ordering::SeqCst);
+    held_back(&client, "web_search", json!({"query": "rust"})).await;
     for _ in 0..2 {
         let r = call(&client, "web_search", json!({"query": "rust"})).await;
         assert_ne!(r.is_error, Some(true), "the call still succeeds");
@@ -113,6 +129,7 @@ async fn with_on_drift_fail_a_rename_fails_the_call_as_declared_drift_does() {
     }
     enforced(&tg, "web_search").await;
     upstream.state.renamed.store(true, Ordering::SeqCst);
+    held_back(&client, "web_search", json!({"query": "rust"})).await;
     let r = call(&client, "web_search", json!({"query": "rust"})).await;
     assert_eq!(r.is_error, Some(true));
     let t = text(&r);
@@ -211,6 +228,7 @@ async fn an_mcp_tool_without_output_schema_learns_from_its_json_text_and_a_renam
     }
     enforced(&tg, "docs__search").await;
     renamed.store(true, Ordering::SeqCst);
+    held_back(&client, "docs__search", json!({ "q": "rust" })).await;
     let r = call(&client, "docs__search", json!({ "q": "rust" })).await;
     assert_ne!(r.is_error, Some(true), "the call still succeeds: {r:?}");
     let t = text(&r);

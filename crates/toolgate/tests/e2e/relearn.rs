@@ -112,6 +112,7 @@ async fn an_accepted_shape_is_relearned_without_a_restart_and_then_enforced() {
 
     // The upstream renames `snippet`: the call warns, one incident.
     upstream.state.renamed.store(true, Ordering::SeqCst);
+    super::learned::held_back(&client, "web_search", json!({"query": "rust"})).await;
     let r = call(&client, "web_search", json!({"query": "rust"})).await;
     assert_ne!(r.is_error, Some(true));
     assert!(
@@ -180,6 +181,7 @@ async fn an_accepted_shape_is_relearned_without_a_restart_and_then_enforced() {
     let r = call(&client, "web_search", json!({"query": "rust"})).await;
     assert!(!text(&r).contains("toolgate:"), "{}", text(&r));
     upstream.state.renamed.store(false, Ordering::SeqCst);
+    super::learned::held_back(&client, "web_search", json!({"query": "rust"})).await;
     let r = call(&client, "web_search", json!({"query": "rust"})).await;
     assert!(
         text(&r).contains("`results[].excerpt` is missing"),
