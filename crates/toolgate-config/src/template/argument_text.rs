@@ -22,6 +22,20 @@ pub(super) fn comma_joined(header: &str, items: &[String]) -> Result<String, Ren
     Ok(items.join(","))
 }
 
+/// An argument's text as a cookie's value in a `Cookie` header: a list's items joined
+/// by commas, each item only RFC 6265's cookie octets (section 4.1.1: no space, `"`,
+/// `,`, `;` or `\`, no control or non-ASCII byte). A `;` would end the pair and start
+/// a cookie the tool does not set; an item's own comma would read as two items.
+pub(super) fn cookie_value(items: &[String]) -> Result<String, RenderError> {
+    let octet = |b: u8| matches!(b, 0x21 | 0x23..=0x2B | 0x2D..=0x3A | 0x3C..=0x5B | 0x5D..=0x7E);
+    if let Some(item) = items.iter().find(|item| !item.bytes().all(octet)) {
+        return Err(RenderError(format!(
+            "the cookie value {item:?} holds a space, `;`, `,`, `\"`, `\\` or a character other than printable ASCII, which a cookie cannot carry; send it without"
+        )));
+    }
+    Ok(items.join(","))
+}
+
 /// `text` encoded as `application/x-www-form-urlencoded` writes a name or a value.
 pub(super) fn form_encoded(text: &str) -> String {
     url::form_urlencoded::byte_serialize(text.as_bytes()).collect()

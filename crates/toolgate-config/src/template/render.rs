@@ -4,7 +4,9 @@
 use http::header::{HeaderMap, HeaderValue};
 use serde_json::{Map, Value};
 
-use super::argument_text::{comma_joined, exploded, form_encoded, form_list, item_texts};
+use super::argument_text::{
+    comma_joined, cookie_value, exploded, form_encoded, form_list, item_texts,
+};
 use super::form::form_body;
 use super::multipart;
 use super::parameter_names::{SpreadNames, members_read_alike, parameter_key};
@@ -183,7 +185,18 @@ impl RequestTemplate {
     fn rendered_headers(&self, args: &Map<String, Value>) -> Result<HeaderMap, RenderError> {
         let mut headers = HeaderMap::new();
         for (name, template) in &self.headers {
-            if let Some(value) = template.render(args, |t, _| comma_joined(name.as_str(), t))? {
+            // An argument inside a `Cookie` header's pairs (`session={session}`) is a
+            // cookie's value: held to the cookie octets, so it cannot end its pair and
+            // add a cookie of its own (`a; admin=1`).
+            let cookie_values = *name == http::header::COOKIE && template.0.len() > 1;
+            let value = template.render(args, |t, _| {
+                if cookie_values {
+                    cookie_value(t)
+                } else {
+                    comma_joined(name.as_str(), t)
+                }
+            })?;
+            if let Some(value) = value {
                 // RFC 9110 leaves bytes past ASCII in a field value opaque: Java's
                 // servlets and Node read them as Latin-1, Go as UTF-8, so `café` or a
                 // right-to-left override would reach the server as other text than

@@ -666,3 +666,41 @@ fn template_syntax_inside_an_argument_is_sent_as_text_never_expanded() {
         assert_eq!(body, json!({"text": value}));
     }
 }
+
+/// A `Cookie` header's argument is a cookie's value: it cannot end its pair and add a
+/// cookie the tool does not set, whether it is one value or a list's item; a header
+/// that is the argument alone is left to the header's own checks.
+#[test]
+fn a_cookie_value_cannot_add_a_cookie() {
+    let base = url::Url::parse("https://api.example.com").unwrap();
+    let mut t = template("/me", &[]);
+    t.headers = vec![(
+        http::header::COOKIE,
+        Template::parse("session={session}; lang=en"),
+    )];
+    let sent = t.render(&base, &args(json!({"session": "abc-1"}))).unwrap();
+    assert_eq!(sent.headers["cookie"], "session=abc-1; lang=en");
+    let list = t
+        .render(&base, &args(json!({"session": ["a", "b"]})))
+        .unwrap();
+    assert_eq!(list.headers["cookie"], "session=a,b; lang=en");
+    for bad in [
+        json!("a; admin=1"),
+        json!(["a", "b; admin=1"]),
+        json!("a b"),
+        json!("a,b"),
+        json!(["caf\u{e9}"]),
+    ] {
+        let e = t.render(&base, &args(json!({"session": bad}))).unwrap_err();
+        assert!(
+            e.0.contains("which a cookie cannot carry"),
+            "{bad}: {}",
+            e.0
+        );
+    }
+    t.headers = vec![(http::header::COOKIE, Template::parse("{cookies}"))];
+    let whole = t
+        .render(&base, &args(json!({"cookies": "a=1; b=2"})))
+        .unwrap();
+    assert_eq!(whole.headers["cookie"], "a=1; b=2");
+}

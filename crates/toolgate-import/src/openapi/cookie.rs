@@ -92,13 +92,31 @@ impl Cookies {
 }
 
 /// `schema` held to [`OCTETS`] (a string one; numbers and booleans print as octets).
+/// A list's items are held to them too: `pattern` reads strings only, and each item is
+/// written into the pair (`ids=a,b`), where an item `a; admin=1` would add a cookie.
 pub fn restricted(schema: Value) -> Value {
     match schema {
+        Value::Object(mut m) if is_list(&m) => {
+            let items = m.remove("items").unwrap_or_else(|| json!({}));
+            m.insert("items".into(), restricted(items));
+            // `type: [array, string]` may be a string too.
+            m.entry("pattern").or_insert_with(|| json!(OCTETS));
+            Value::Object(m)
+        }
         Value::Object(mut m) if !m.contains_key("pattern") && !m.contains_key("$ref") => {
             m.insert("pattern".into(), json!(OCTETS));
             Value::Object(m)
         }
-        other => json!({"allOf": [other, {"pattern": OCTETS}]}),
+        other => json!({"allOf": [other, {"pattern": OCTETS}, {"items": {"pattern": OCTETS}}]}),
+    }
+}
+
+/// Whether an inline schema is a list's (`type: array`, or `items` without a type).
+fn is_list(m: &serde_json::Map<String, Value>) -> bool {
+    match m.get("type") {
+        Some(Value::String(t)) => t == "array",
+        Some(Value::Array(ts)) => ts.iter().any(|t| t == "array"),
+        _ => m.contains_key("items"),
     }
 }
 
@@ -145,5 +163,22 @@ mod tests {
         }
         let wrapped = restricted(json!({"$ref": "#/$defs/x"}));
         assert!(wrapped.get("allOf").is_some());
+    }
+
+    /// A list cookie is written `ids=a,b`: each item is held to the octets, so an
+    /// item cannot end the pair and add a cookie of its own, whether the list is
+    /// inline or named by `$ref`.
+    #[test]
+    fn a_list_cookie_item_cannot_start_another_cookie() {
+        let inline = restricted(json!({"type": "array", "items": {"type": "string"}}));
+        let by_ref = json!({"$defs": {"ids": {"type": "array", "items": {"type": "string"}}},
+            "allOf": [restricted(json!({"$ref": "#/$defs/ids"}))]});
+        for schema in [inline, by_ref] {
+            let v = jsonschema::validator_for(&schema).unwrap();
+            assert!(v.is_valid(&json!(["a", "b-2"])), "{schema}");
+            for bad in ["a; admin=1", "a,b", "a b"] {
+                assert!(!v.is_valid(&json!(["ok", bad])), "{bad} {schema}");
+            }
+        }
     }
 }

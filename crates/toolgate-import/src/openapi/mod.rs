@@ -936,6 +936,8 @@ mod hostile_tests;
 #[cfg(test)]
 mod split_tests;
 #[cfg(test)]
+mod style_tests;
+#[cfg(test)]
 mod success_tests;
 #[cfg(test)]
 mod vendor_tests;

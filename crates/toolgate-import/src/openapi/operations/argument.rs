@@ -38,10 +38,15 @@ impl Builder<'_> {
             }
             "query" if in_key_query => {}
             "query" => {
-                let value = self.query_value(param, &raw_schema, &arg, &mut schema, placeholder);
+                let Some(value) =
+                    self.query_value(param, &raw_schema, &arg, &mut schema, placeholder)?
+                else {
+                    return Ok(());
+                };
                 self.query.insert(name.to_string(), value);
             }
             "header" => {
+                self.header_object(param, &raw_schema, &mut schema);
                 self.headers.insert(name.to_string(), placeholder);
             }
             "formData" => self.form_field(p, name, &arg, required, &raw_schema),
@@ -63,7 +68,9 @@ impl Builder<'_> {
     }
 
     /// The query template's value for the argument, in the style the parameter asks
-    /// for; a style a template cannot write makes the argument one text.
+    /// for; a list or object style a template cannot write makes the argument one text
+    /// the model joins, or, when toolgate cannot send it at all, leaves an optional
+    /// parameter out (`None`) and skips the operation for a required one.
     fn query_value(
         &mut self,
         param: Param<'_>,
@@ -71,13 +78,16 @@ impl Builder<'_> {
         arg: &str,
         schema: &mut Value,
         placeholder: Value,
-    ) -> Value {
+    ) -> Result<Option<Value>, Skip> {
         let Param {
             file: pfile,
             p,
             name,
+            required,
             ..
         } = param;
+        // Left out, one with a default is what the API does without it.
+        let required = required && raw_schema.get("default").is_none();
         let Self {
             cx, conv, notes, ..
         } = self;
@@ -87,8 +97,8 @@ impl Builder<'_> {
             .deref(pfile, raw_schema)
             .map_or_else(|_| raw_schema.clone(), |(_, s)| s);
         match query_style(p, &styled, cx.dialect) {
-            QueryStyle::Repeat => Value::String(format!("{{{arg}*}}")),
-            QueryStyle::Comma => placeholder,
+            QueryStyle::Repeat => Ok(Some(Value::String(format!("{{{arg}*}}")))),
+            QueryStyle::Comma => Ok(Some(placeholder)),
             QueryStyle::Joined(separator, how) => {
                 // A template joins a list with commas only: the model writes the
                 // values as one text, joined the way the API reads them.
@@ -104,7 +114,7 @@ impl Builder<'_> {
                 notes.push(format!(
                     "query parameter `{name}` is {how}: the model writes its values as one text, separated by {separator}"
                 ));
-                placeholder
+                Ok(Some(placeholder))
             }
             QueryStyle::Pairs => {
                 let described = schema
@@ -126,15 +136,77 @@ impl Builder<'_> {
                 notes.push(format!(
                     "query parameter `{name}` is an object with `explode: false`: the model writes its members as one text, `name,value,name,value`"
                 ));
-                placeholder
+                Ok(Some(placeholder))
             }
+            // Sent comma-separated or as JSON, the server would read other values than
+            // the model gave (one item holding commas, a member named `{"a"`): a
+            // required one skips the operation, an optional one is not sent.
+            QueryStyle::Unsupported(how) if required => Err(Skip(format!(
+                "needs the query parameter `{name}`, which is {how}, a serialisation toolgate cannot send"
+            ))),
             QueryStyle::Unsupported(how) => {
                 notes.push(format!(
-                    "query parameter `{name}` is {how}, which toolgate cannot send; a list is sent comma-separated and an object as JSON text"
+                    "the optional query parameter `{name}` is not sent: it is {how}, a serialisation toolgate cannot send"
                 ));
-                placeholder
+                Ok(None)
             }
         }
+    }
+
+    /// A header holding an object is `style: simple`, the only style a header has:
+    /// `R,100,G,200`, or `R=100,G=200` exploded (OpenAPI 3.1 § 4.8.12.4). A template
+    /// writes an object as JSON, so the model writes the members as that text. A
+    /// header described by `content` is its media type's text (JSON) and stays an object.
+    fn header_object(&mut self, param: Param<'_>, raw_schema: &Value, schema: &mut Value) {
+        let Param {
+            file: pfile,
+            p,
+            name,
+            ..
+        } = param;
+        if p.get("content").is_some() {
+            return;
+        }
+        let styled = self
+            .conv
+            .refs_mut()
+            .deref(pfile, raw_schema)
+            .map_or_else(|_| raw_schema.clone(), |(_, s)| s);
+        let object = styled.get("type").and_then(Value::as_str) == Some("object")
+            || (styled.get("type").is_none() && styled.get("properties").is_some());
+        if !object {
+            return;
+        }
+        let (form, written) = if p.get("explode").and_then(Value::as_bool) == Some(true) {
+            (
+                "name=value,name=value",
+                "each member as `name=value`, separated by commas",
+            )
+        } else {
+            (
+                "name,value,name,value",
+                "each member's name and value, all separated by commas",
+            )
+        };
+        let described = schema
+            .get("description")
+            .and_then(Value::as_str)
+            .map(|d| format!("{d} "))
+            .unwrap_or_default();
+        let members = styled
+            .get("properties")
+            .and_then(Value::as_object)
+            .map(|m| m.keys().map(|k| format!("`{k}`")).collect::<Vec<_>>())
+            .filter(|m| !m.is_empty())
+            .map(|m| format!(" Members: {}.", m.join(", ")))
+            .unwrap_or_default();
+        *schema = json!({
+            "type": "string",
+            "description": format!("{described}An object written as one text: {written} (`{form}`).{members}"),
+        });
+        self.notes.push(format!(
+            "header parameter `{name}` is an object: the model writes its members as one text, `{form}`"
+        ));
     }
 
     /// A Swagger 2.0 `formData` field, and how a list of it is written.
