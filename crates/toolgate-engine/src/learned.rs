@@ -553,7 +553,7 @@ tools:
     dependency: search_api
     owner: alice@example.com
     request: {{ method: GET, path: /search }}
-    contract: {{ learn: {{ enforce_after: {enforce_after} }} }}
+    contract: {{ version: "1.0", learn: {{ enforce_after: {enforce_after} }} }}
 "#
         );
         let config = toolgate_config::parse(
