@@ -781,7 +781,7 @@ impl<'a> TopLevel<'a> {
 }
 
 /// The index of the `"` closing the string whose content starts at `from`.
-fn string_end(b: &[u8], from: usize) -> Option<usize> {
+pub(super) fn string_end(b: &[u8], from: usize) -> Option<usize> {
     let mut i = from;
     while i < b.len() {
         match b[i] {

@@ -21,6 +21,8 @@
 //! or it is a list whose first item's is, and only its first [`WINDOW`] bytes are
 //! scanned, tracking depth and strings; nothing is parsed, nothing allocated.
 
+use super::envelope::string_end;
+
 /// Bytes of a GraphQL answer looked at: an operation's payload opens the answer.
 const WINDOW: usize = 1024;
 
@@ -231,19 +233,6 @@ fn skip_ws(b: &[u8], from: usize) -> usize {
         .skip(from)
         .position(|c| !c.is_ascii_whitespace())
         .map_or(b.len(), |n| from + n)
-}
-
-/// The index of the quote closing the string whose contents start at `from`.
-fn string_end(b: &[u8], from: usize) -> Option<usize> {
-    let mut i = from;
-    while i < b.len() {
-        match b[i] {
-            b'\\' => i += 2,
-            b'"' => return Some(i),
-            _ => i += 1,
-        }
-    }
-    None
 }
 
 #[cfg(test)]

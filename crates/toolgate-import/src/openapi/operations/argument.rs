@@ -117,22 +117,12 @@ impl Builder<'_> {
                 Ok(Some(placeholder))
             }
             QueryStyle::Pairs => {
-                let described = schema
-                    .get("description")
-                    .and_then(Value::as_str)
-                    .map(|d| format!("{d} "))
-                    .unwrap_or_default();
-                let members = styled
-                    .get("properties")
-                    .and_then(Value::as_object)
-                    .map(|m| m.keys().map(|k| format!("`{k}`")).collect::<Vec<_>>())
-                    .filter(|m| !m.is_empty())
-                    .map(|m| format!(" Members: {}.", m.join(", ")))
-                    .unwrap_or_default();
-                *schema = json!({
-                    "type": "string",
-                    "description": format!("{described}An object written as one text: each member's name and value, all separated by commas (`name,value,name,value`).{members}"),
-                });
+                object_as_text(
+                    schema,
+                    &styled,
+                    "each member's name and value, all separated by commas",
+                    "name,value,name,value",
+                );
                 notes.push(format!(
                     "query parameter `{name}` is an object with `explode: false`: the model writes its members as one text, `name,value,name,value`"
                 ));
@@ -188,22 +178,7 @@ impl Builder<'_> {
                 "each member's name and value, all separated by commas",
             )
         };
-        let described = schema
-            .get("description")
-            .and_then(Value::as_str)
-            .map(|d| format!("{d} "))
-            .unwrap_or_default();
-        let members = styled
-            .get("properties")
-            .and_then(Value::as_object)
-            .map(|m| m.keys().map(|k| format!("`{k}`")).collect::<Vec<_>>())
-            .filter(|m| !m.is_empty())
-            .map(|m| format!(" Members: {}.", m.join(", ")))
-            .unwrap_or_default();
-        *schema = json!({
-            "type": "string",
-            "description": format!("{described}An object written as one text: {written} (`{form}`).{members}"),
-        });
+        object_as_text(schema, &styled, written, form);
         self.notes.push(format!(
             "header parameter `{name}` is an object: the model writes its members as one text, `{form}`"
         ));
@@ -238,4 +213,26 @@ impl Builder<'_> {
             }
         }
     }
+}
+
+/// Makes the argument of an object parameter one text the model writes: `written`
+/// says how in words, `form` shows it; the object's members (`styled`) are named in
+/// the argument's description, after the parameter's own.
+fn object_as_text(schema: &mut Value, styled: &Value, written: &str, form: &str) {
+    let described = schema
+        .get("description")
+        .and_then(Value::as_str)
+        .map(|d| format!("{d} "))
+        .unwrap_or_default();
+    let members = styled
+        .get("properties")
+        .and_then(Value::as_object)
+        .map(|m| m.keys().map(|k| format!("`{k}`")).collect::<Vec<_>>())
+        .filter(|m| !m.is_empty())
+        .map(|m| format!(" Members: {}.", m.join(", ")))
+        .unwrap_or_default();
+    *schema = json!({
+        "type": "string",
+        "description": format!("{described}An object written as one text: {written} (`{form}`).{members}"),
+    });
 }
