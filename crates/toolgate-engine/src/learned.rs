@@ -586,15 +586,28 @@ tools:
     const WITHOUT: &[u8] = br#"{"results": [{"title": "a", "snippet": "s"}]}"#;
     const RENAMED: &[u8] = br#"{"results": [{"title": "a", "excerpt": "s", "note": "n"}]}"#;
 
-    #[test]
-    fn a_learned_member_gone_now_and_then_is_fine_and_a_lasting_rename_is_drift_from_the_third() {
+    /// A tool whose contract is learned from twenty copies of `body`, and so enforced.
+    fn enforced_from_twenty(
+        body: &'static [u8],
+    ) -> (
+        Arc<ToolSpec>,
+        Learning,
+        OnceLock<Arc<LearnedState>>,
+        Arc<LearnedState>,
+    ) {
         let spec = learned_spec(20);
         let learning = Learning::default();
         let slot = OnceLock::new();
-        let state = learning.state(&spec, &slot).expect("learned");
+        let state = learning.state(&spec, &slot).expect("learned").clone();
         for _ in 0..20 {
-            state.learn(WITH, false, 0);
+            state.learn(body, false, 0);
         }
+        (spec, learning, slot, state)
+    }
+
+    #[test]
+    fn a_learned_member_gone_now_and_then_is_fine_and_a_lasting_rename_is_drift_from_the_third() {
+        let (spec, learning, slot, state) = enforced_from_twenty(WITH);
         assert!(state.enforced().is_some());
         let bodies = [WITHOUT, WITH, WITHOUT, WITHOUT, WITH, WITHOUT];
         assert_eq!(reported(&learning, &spec, &slot, &bodies), [false; 6]);
@@ -624,13 +637,7 @@ tools:
 
     #[test]
     fn a_contract_resumed_from_its_pin_holds_absences_back_the_same() {
-        let spec = learned_spec(20);
-        let learning = Learning::default();
-        let slot = OnceLock::new();
-        let state = learning.state(&spec, &slot).expect("learned");
-        for _ in 0..20 {
-            state.learn(WITH, false, 0);
-        }
+        let (spec, learning, slot, state) = enforced_from_twenty(WITH);
         let pin = state.snapshot().pin;
         let pinned = Learning::new(
             Counter::default(),
