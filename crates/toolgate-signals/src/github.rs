@@ -15,7 +15,10 @@ use crate::{Headers, Quota, num, reset, window_list};
 /// The `x-ratelimit-*` quota, if any of its fields is present and parseable.
 pub(crate) fn quota(h: &Headers<'_>, now: DateTime<Utc>) -> Option<Quota> {
     // A leading count also reads `100, 100;window=60` (a policy list after the limit).
-    let limit_field = h.get_str("x-ratelimit-limit");
+    // A count may follow its policy's name (`name=rate-limit,100;`).
+    let limit_field = h
+        .get_str("x-ratelimit-limit")
+        .map(crate::named_count::strip);
     let limit = limit_field.and_then(crate::shape::leading_count);
     // Strava says `X-RateLimit-Usage` for the same count; its lists of windows are read
     // by `window_lists` before this reading is tried.
@@ -25,6 +28,7 @@ pub(crate) fn quota(h: &Headers<'_>, now: DateTime<Utc>) -> Option<Quota> {
         .and_then(crate::shape::leading_count);
     let remaining = h
         .get_str("x-ratelimit-remaining")
+        .map(crate::named_count::strip)
         .and_then(num::parse_u64)
         .or_else(|| Some(limit?.saturating_sub(used?)));
     let reset_after = h

@@ -47,6 +47,7 @@ pub mod jsonrpc;
 pub mod link;
 pub mod maintenance;
 mod msgraph;
+mod named_count;
 mod num;
 mod openai;
 mod passed;

@@ -29,6 +29,23 @@ pub(crate) fn read(text: &str) -> Option<(u64, Duration)> {
     (!window.is_zero()).then_some((count, window.min(reset::MAX_RESET)))
 }
 
+/// A limit whose value is the length of its window rather than a count: a rule's
+/// period, as AspNetCoreRateLimit and Ocelot write it in `X-Rate-Limit-Limit` (`1m`,
+/// `12h`, `1d`) beside the count left in `X-Rate-Limit-Remaining`. A Go-style duration
+/// or whole days; a bare number is a count, never a length. Capped at
+/// [`reset::MAX_RESET`]; a zero length is refused.
+pub(crate) fn length(text: &str) -> Option<Duration> {
+    let text = text.trim();
+    if !text.starts_with(|c: char| c.is_ascii_digit()) {
+        return None;
+    }
+    let length = match text.strip_suffix('d') {
+        Some(days) => Duration::from_secs(num::parse_u64(days)?.checked_mul(86_400)?),
+        None => num::go_duration(text, reset::MAX_RESET)?,
+    };
+    (!length.is_zero()).then_some(length.min(reset::MAX_RESET))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -201,7 +201,9 @@ fn part_of(token: &str) -> Option<Part> {
         "reset" | "resets" | "resettime" | "next" | "expire" | "expires" | "expiry" | "until" => {
             Part::Reset
         }
-        "retry" | "retryafter" | "wait" => Part::Retry,
+        // tower_governor's `x-ratelimit-after: 5`: the seconds until the next call may
+        // pass (`reset-after` is read as a reset before this is reached).
+        "retry" | "retryafter" | "wait" | "after" => Part::Retry,
         // Entur's `rate-limit-range: PT2M`: the range of time the count covers.
         "window" | "interval" | "period" | "range" => Part::Window,
         _ => return None,
@@ -865,12 +867,21 @@ fn read_value(g: &mut Group, name: &Name, text: &str, now: DateTime<Utc>, out: &
     }
     match name.part {
         Part::Limit | Part::Remaining | Part::Used => {
+            // A count after its policy's name (`name=rate-limit,100;`).
+            let text = crate::named_count::strip(text);
             if let Some((used, limit)) = used_of_limit(text) {
                 g.limit = g.limit.or(Some(limit));
                 g.used = g.used.or(Some(used));
                 return;
             }
             let Some(n) = leading_count(text) else {
+                // A limit that is its window's length (`1d`) says the period of the
+                // counts beside it.
+                if name.part == Part::Limit
+                    && let Some(w) = crate::per_window::length(text)
+                {
+                    g.window = g.window.or(Some(w));
+                }
                 return;
             };
             // A limit with a fraction is a rate (Amazon's `0.5000` requests a second),

@@ -757,7 +757,7 @@ fn generic(root: &Value, reading: &mut Reading) {
 
 /// Boolean field names whose `true` says something is up (Statping's services say
 /// `online`; uptime monitors `alive` or `reachable`).
-const UP_FLAGS: [&str; 10] = [
+const UP_FLAGS: [&str; 11] = [
     "healthy",
     "ok",
     "up",
@@ -768,6 +768,8 @@ const UP_FLAGS: [&str; 10] = [
     "online",
     "reachable",
     "success",
+    // A check's result: py-healthcheck lists `{"checker": …, "passed": false}`.
+    "passed",
 ];
 
 /// Boolean field names whose `true` says something is wrong.

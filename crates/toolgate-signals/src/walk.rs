@@ -297,7 +297,14 @@ fn field(k: &str, v: &Value, now: DateTime<Utc>, out: &mut Walked) {
         return;
     }
     if let Value::String(s) = v {
-        if out.reason.is_none() && is_code_field(&k) && says_throttled_code(s) {
+        // A message field holding one identifier (Viber's `"status_message":
+        // "tooManyRequests"`) is a code too, as a code field holding a sentence is a
+        // message below.
+        let one_word = !s.trim().contains(' ');
+        if out.reason.is_none()
+            && (is_code_field(&k) || (one_word && is_message_field(&k)))
+            && says_throttled_code(s)
+        {
             out.reason = Some(s.chars().take(MAX_MESSAGE).collect());
         }
         // A code field holding a sentence (`"error": "Too many requests. Please retry

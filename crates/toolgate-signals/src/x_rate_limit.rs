@@ -23,17 +23,20 @@ pub(crate) fn read(h: &Headers<'_>, now: DateTime<Utc>, out: &mut Collector) {
     {
         return;
     }
-    // A count, or a count with its window (`150/15m`), which gives both.
+    // A count, or a count with its window (`150/15m`), which gives both, or the
+    // window's length alone (AspNetCoreRateLimit's `X-Rate-Limit-Limit: 1d`), which
+    // says over what period the count left is.
     let limit = ["x-rate-limit-limit", "x-rate-limit"]
         .iter()
         .filter_map(|n| h.get_str(n))
         .find_map(|v| {
             num::limit(v)
-                .map(|count| (count, None))
-                .or_else(|| crate::per_window::read(v).map(|(count, w)| (count, Some(w))))
+                .map(|count| (Some(count), None))
+                .or_else(|| crate::per_window::read(v).map(|(count, w)| (Some(count), Some(w))))
+                .or_else(|| crate::per_window::length(v).map(|w| (None, Some(w))))
         });
     out.quota(Quota {
-        limit: limit.map(|(count, _)| count),
+        limit: limit.and_then(|(count, _)| count),
         window: limit.and_then(|(_, window)| window),
         remaining: h.get_str("x-rate-limit-remaining").and_then(num::count),
         reset_after: h

@@ -11,8 +11,15 @@
 //! over that period. A `limit` beside anything else (a page's size beside its `offset`)
 //! is data, and so is a count of calls over no period (`totalQueries`).
 //!
-//! Work is bounded: only an answer of at most [`MAX_BODY`] bytes that holds `"limit"` is
-//! parsed, and only its top-level object and the objects directly inside it are read.
+//! The limit may be named by what it limits too: CricketData answers every call with
+//! `"info": {"hitsToday": 96, "hitsUsed": 1, "hitsLimit": 100, …}`
+//! (cricketdata.org/how-to-use-cricket-data-api.aspx), the day's hits against the
+//! plan's. A `hitsLimit` or `requests_limit` is the same bare limit with the calls it
+//! counts in its name; a limit of anything else (`itemsLimit`) is not.
+//!
+//! Work is bounded: only an answer of at most [`MAX_BODY`] bytes that holds a member
+//! named `limit` (or ending in it) is parsed, and only its top-level object and the
+//! objects directly inside it are read.
 
 use std::time::Duration;
 
@@ -27,8 +34,8 @@ const MAX_BODY: usize = 2048;
 const MAX_OBJECTS: usize = 16;
 /// Members of one object read.
 const MAX_MEMBERS: usize = 16;
-/// The name of the limit member, as sent.
-const LIMIT: &[u8] = b"\"limit\"";
+/// How the name of a limit member ends, as sent (`"limit"`, `"hitsLimit"`).
+const LIMIT: &[u8] = b"imit\"";
 
 /// The budget the answer states as a limit and the calls made in a period, if any.
 pub(super) fn quota(body: &[u8]) -> Option<Quota> {
@@ -47,7 +54,13 @@ pub(super) fn quota(body: &[u8]) -> Option<Quota> {
 
 /// The budget one object states: its `limit` and a sibling counting calls in a period.
 fn budget(object: &Map<String, Value>) -> Option<Quota> {
-    let limit = object.get("limit").and_then(Value::as_u64)?;
+    let limit = object.get("limit").and_then(Value::as_u64).or_else(|| {
+        object
+            .iter()
+            .take(MAX_MEMBERS)
+            .find(|(name, _)| limit_of_calls(name))
+            .and_then(|(_, v)| v.as_u64())
+    })?;
     let (used, window) = object
         .iter()
         .take(MAX_MEMBERS)
@@ -60,16 +73,28 @@ fn budget(object: &Map<String, Value>) -> Option<Quota> {
     })
 }
 
+/// Whether a member name is a limit named by the calls it limits: `hitsLimit`,
+/// `requests_limit`, `callLimit` — two words, the second `limit`.
+fn limit_of_calls(name: &str) -> bool {
+    matches!(
+        camel_words(name).as_slice(),
+        [called, limit] if limit.as_str() == "limit" && called_word(called)
+    )
+}
+
+/// A word for what was called: `queries`, `requests`, `calls`, `hits`.
+fn called_word(w: &str) -> bool {
+    matches!(
+        w,
+        "queries" | "query" | "requests" | "request" | "calls" | "call" | "hits"
+    )
+}
+
 /// The period a member name counts calls over: a word for what was called and a word
 /// for the period (`queriesInPastMin` is a minute).
 fn calls_in(name: &str) -> Option<Duration> {
     let words = camel_words(name);
-    let called = words.iter().any(|w| {
-        matches!(
-            w.as_str(),
-            "queries" | "query" | "requests" | "request" | "calls" | "call" | "hits"
-        )
-    });
+    let called = words.iter().any(|w| called_word(w));
     if !called {
         return None;
     }
@@ -119,6 +144,29 @@ mod tests {
     }
 
     #[test]
+    fn a_limit_named_by_the_calls_it_limits_is_a_bare_limit() {
+        let day = Duration::from_secs(86_400);
+        for (body, want) in [
+            (
+                // CricketData's `info` beside the answer's data.
+                r#"{"data":[],"status":"success","info":{"hitsToday":96,"hitsUsed":1,"hitsLimit":100,"credits":0}}"#,
+                (100, 4, day),
+            ),
+            (
+                r#"{"requests_limit":5000,"requests_today":4990}"#,
+                (5000, 10, day),
+            ),
+        ] {
+            let q = quota(body.as_bytes()).unwrap_or_else(|| panic!("{body}"));
+            assert_eq!(
+                (q.limit, q.remaining, q.window),
+                (Some(want.0), Some(want.1), Some(want.2)),
+                "{body}"
+            );
+        }
+    }
+
+    #[test]
     fn a_limit_beside_anything_else_is_data() {
         for body in [
             // A page's size, a total of calls over no period, counts of other things.
@@ -126,6 +174,9 @@ mod tests {
             r#"{"record":{"limit":120,"totalQueries":3917}}"#,
             r#"{"limit":50,"itemsPerMinute":3}"#,
             r#"{"coupon":{"limit":100,"usedToday":12}}"#,
+            // A limit of something other than calls beside calls made today.
+            r#"{"itemsLimit":100,"hitsToday":12}"#,
+            r#"{"hitsLimitToday":100,"hitsToday":12}"#,
             // A limit that is not a whole count, or nested deeper than one level.
             r#"{"limit":"120","queriesInPastMin":3}"#,
             r#"{"a":{"b":{"limit":120,"queriesInPastMin":3}}}"#,

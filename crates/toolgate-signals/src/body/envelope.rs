@@ -275,7 +275,10 @@ fn reports_error(head: &[u8], wrappers: u8) -> bool {
         {
             return true;
         }
-        if is_code_key(key) {
+        // A numbered `status` is the answer's own code too when a throttle message
+        // stands beside it: Viber's REST API answers `{"status": 12, "status_message":
+        // "tooManyRequests"}` with a 200.
+        if is_code_key(key) || folded(key) == b"status" {
             failed_code |= is_failure_number(value);
         }
         if is_result_code_key(key) {
@@ -573,7 +576,19 @@ fn says_throttled(value: &[u8]) -> bool {
         return false;
     };
     text.to_ascii_lowercase().contains("too many requests")
+        || is_throttle_identifier(text)
         || crate::passed::says_limit_passed(text)
+}
+
+/// "Too many requests" written as one identifier, however it is cased or joined:
+/// `tooManyRequests` (Viber's `status_message`), `TOO_MANY_REQUESTS`,
+/// `too-many-requests`. Only a message that is nothing but the identifier counts.
+fn is_throttle_identifier(text: &str) -> bool {
+    text.len() <= 32
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-'))
+        && folded(text.as_bytes()) == b"toomanyrequests"
 }
 
 /// Top-level member names whose `true` is an error: eMAG Marketplace answers every

@@ -1109,3 +1109,24 @@ fn a_4xx_saying_the_called_endpoint_ended_says_the_upstream_no_longer_does_it() 
     let creds = br#"{"message":"Invalid API key. API v1 has been sunset."}"#;
     assert_eq!(read(401, creds, now).recovery, Some(Recovery::Credentials));
 }
+
+#[test]
+fn a_numbered_status_beside_a_throttle_written_as_one_identifier_is_a_throttle() {
+    // Viber's REST API answers every call with a 200; status 12 is its rate control.
+    let body =
+        br#"{"status": 12, "status_message": "tooManyRequests", "chat_hostname": "SN-CHAT-05_"}"#;
+    assert!(worth_reading(200, body));
+    assert!(read(200, body, now()).rate_limited);
+    // A success, a failure of another kind, and a record's own status and message.
+    for body in [
+        br#"{"status": 0, "status_message": "ok"}"#.as_slice(),
+        br#"{"status": 12, "status_message": "receiverNotRegistered"}"#.as_slice(),
+        br#"{"status": 3, "status_message": "Shipment delayed: too many parcels"}"#.as_slice(),
+    ] {
+        assert!(
+            !worth_reading(200, body),
+            "{}",
+            String::from_utf8_lossy(body)
+        );
+    }
+}

@@ -567,3 +567,95 @@ fn a_usage_count_without_a_named_quota_under_its_stem_is_no_budget() {
     assert!(read(&[("Used", b"3")]).is_empty());
     assert!(read(&[("X-Limit-Used", b"3")]).is_empty());
 }
+
+#[test]
+fn a_rate_limit_field_named_after_is_the_wait_before_the_next_call() {
+    let now = DateTime::from_timestamp(1_748_779_200, 0).unwrap();
+    // tower_governor's refusal, its body replaced by the application's own.
+    let s = crate::read(
+        429,
+        &Headers::new(&[("x-ratelimit-after", b"7")]),
+        now,
+        crate::Flavour::Auto,
+    );
+    assert_eq!(s.retry_after, Some(Duration::from_secs(7)));
+    // `reset-after` stays a reset (Discord's spelling), not a wait.
+    let s = crate::read(
+        200,
+        &Headers::new(&[
+            ("x-acme-ratelimit-remaining", b"3"),
+            ("x-acme-ratelimit-reset-after", b"12"),
+        ]),
+        now,
+        crate::Flavour::Auto,
+    );
+    assert_eq!(s.retry_after, None);
+    assert_eq!(s.quota[0].reset_after, Some(Duration::from_secs(12)));
+}
+
+#[test]
+fn a_limit_that_is_its_windows_length_gives_the_window_of_the_counts_beside_it() {
+    let now = DateTime::from_timestamp(1_748_779_200, 0).unwrap();
+    let read = |fields: &[(&str, &[u8])]| {
+        crate::read(200, &Headers::new(fields), now, crate::Flavour::Auto).quota
+    };
+    // AspNetCoreRateLimit's rule period in the limit field, under the hyphenated names.
+    let q = read(&[
+        ("X-Rate-Limit-Limit", b"1d"),
+        ("X-Rate-Limit-Remaining", b"3"),
+        ("X-Rate-Limit-Reset", b"2025-06-02T00:00:00.0000000Z"),
+    ]);
+    assert_eq!(q.len(), 1, "{q:?}");
+    assert_eq!(
+        (q[0].limit, q[0].remaining, q[0].window),
+        (None, Some(3), Some(Duration::from_secs(86_400)))
+    );
+    assert_eq!(q[0].reset_after, Some(Duration::from_secs(43_200)));
+    // The same under a name only the shape reader knows.
+    let q = read(&[
+        ("X-Acme-Quota-Limit", b"12h"),
+        ("X-Acme-Quota-Remaining", b"40"),
+    ]);
+    assert_eq!(q[0].window, Some(Duration::from_secs(43_200)), "{q:?}");
+    // A bare number stays a count.
+    let q = read(&[
+        ("X-Rate-Limit-Limit", b"12"),
+        ("X-Rate-Limit-Remaining", b"3"),
+    ]);
+    assert_eq!((q[0].limit, q[0].window), (Some(12), None));
+}
+
+#[test]
+fn a_count_after_its_policys_name_is_the_count() {
+    let now = DateTime::from_timestamp(1_748_779_200, 0).unwrap();
+    // IBM API Connect's gateway.
+    let s = crate::read(
+        200,
+        &Headers::new(&[
+            ("X-RateLimit-Limit", b"name=default,100;"),
+            ("X-RateLimit-Remaining", b"name=default,6;"),
+        ]),
+        now,
+        crate::Flavour::Auto,
+    );
+    assert_eq!(s.quota.len(), 1, "{:?}", s.quota);
+    assert_eq!(
+        (s.quota[0].limit, s.quota[0].remaining),
+        (Some(100), Some(6))
+    );
+    assert!(s.unread.is_empty(), "{:?}", s.unread);
+    // Under a name the shape reader reads.
+    let s = crate::read(
+        429,
+        &Headers::new(&[
+            ("X-Plan-RateLimit-Limit", b"name=rate-limit,100;"),
+            ("X-Plan-RateLimit-Remaining", b"name=rate-limit,0;"),
+        ]),
+        now,
+        crate::Flavour::Auto,
+    );
+    assert_eq!(
+        (s.quota[0].limit, s.quota[0].remaining),
+        (Some(100), Some(0))
+    );
+}

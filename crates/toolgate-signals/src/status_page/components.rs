@@ -11,7 +11,7 @@ use super::{
 };
 
 /// Fields that name a component, check or monitor, in order of preference.
-const LABEL_KEYS: [&str; 11] = [
+const LABEL_KEYS: [&str; 12] = [
     "name",
     "Name",
     "friendly_name",
@@ -23,6 +23,8 @@ const LABEL_KEYS: [&str; 11] = [
     "CheckID",
     "id",
     "component",
+    // py-healthcheck's results: `{"checker": "redis_available", "passed": false}`.
+    "checker",
 ];
 
 /// Components or checks: an array of objects with a status (or with a series of check

@@ -1238,3 +1238,17 @@ fn a_page_that_answers_by_its_colour_alone() {
         );
     }
 }
+
+#[test]
+fn a_check_that_did_not_pass_is_down_and_named_by_its_checker() {
+    // py-healthcheck's answer, a 500 when a check fails.
+    let body = br#"{"hostname": "web-1", "status": "failure", "timestamp": 1748779200, "results": [{"checker": "redis_available", "output": "Connection refused", "passed": false, "timestamp": 1748779200, "expires": 1748779227}]}"#;
+    let s = read_response(500, body).unwrap();
+    assert_eq!(s.health, Health::Down);
+    assert_eq!(
+        s.components,
+        vec![("redis_available".to_owned(), "passed: false".to_owned())]
+    );
+    let ok = br#"{"hostname": "web-1", "status": "success", "results": [{"checker": "redis_available", "output": "ok", "passed": true}]}"#;
+    assert_eq!(read_response(200, ok).unwrap().health, Health::Healthy);
+}
