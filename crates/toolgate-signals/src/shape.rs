@@ -11,7 +11,7 @@
 //! - a **part**: limit (`limit`, `max`, `total`, `capacity`, `allotted`), remaining
 //!   (`remaining`, `left`, `available`), used (`used`, `count`, `consumed`, and
 //!   `current` as the last word, as Mashery's `X-Plan-Quota-Current`), reset (`reset`,
-//!   `resets`, `next`), a wait (`retry`, `retry-after`, `wait`) or a window (`window`,
+//!   `resets`, `next`), a wait (`retry`, `retry-after`, `wait`, `after`) or a window (`window`,
 //!   `interval`, `period`); a reset, wait or window optionally with a unit (`ms`,
 //!   `seconds`, `mins`, `hours`: the plurals and abbreviations of `num::TimeUnit`).
 //!

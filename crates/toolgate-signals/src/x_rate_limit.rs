@@ -10,6 +10,9 @@
 //!   — `X-Rate-Limit: 700` (the limit, without `-limit`) and `X-Rate-Limit-Remaining: 699`.
 //! - App Store Connect: <https://developer.apple.com/documentation/appstoreconnectapi/identifying-rate-limits>
 //!   — `X-Rate-Limit: user-hour-lim:3600;user-hour-rem:3599;`, a list read by its keys.
+//! - AspNetCoreRateLimit and Ocelot (.NET): <https://github.com/stefanprodan/AspNetCoreRateLimit/wiki/IpRateLimitMiddleware>
+//!   — `X-Rate-Limit-Limit: 12h`, the rule's period rather than a count, beside
+//!   `X-Rate-Limit-Remaining` and an ISO `X-Rate-Limit-Reset`.
 
 use chrono::{DateTime, Utc};
 
