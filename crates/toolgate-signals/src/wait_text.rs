@@ -37,6 +37,7 @@ use crate::{MAX_WAIT, num, reset};
 mod cjk;
 mod clock;
 mod languages;
+mod stems;
 
 /// Characters of a message examined.
 const MAX_TEXT: usize = 300;
@@ -66,7 +67,8 @@ pub(crate) fn wait_in(text: &str) -> Option<Duration> {
 /// reads "retry after 880.092µs" (a bare number after a label still has no unit and is
 /// no wait). An equals sign stays: `max-wait=30s` echoes a parameter, it tells no wait.
 /// Digits keep theirs: dates and clocks are unchanged; digits of other scripts become
-/// the ASCII ones they stand for ([`num::ascii_digit`]).
+/// the ASCII ones they stand for ([`num::ascii_digit`]), and a number glued to a word of
+/// another alphabet is set apart from it.
 fn lowered(text: &str) -> String {
     let mut out = String::with_capacity(MAX_TEXT + 1);
     out.push(' ');
@@ -77,6 +79,14 @@ fn lowered(text: &str) -> String {
         let joins = matches!(c, '-' | '_') && prev.is_alphabetic() && next.is_alphabetic();
         let closes =
             c == ':' && prev.is_alphabetic() && (next.is_whitespace() || next.is_ascii_digit());
+        // A number glued to a word of another alphabet or abugida is a word of its own:
+        // Amharic glues its "in" ("በ30 ሰከንድ ውስጥ"), and a message may lose a space
+        // ("ફરીથી પ્રયાસ કરો20 સેકંડ"). Chinese, Japanese and Korean, which glue every word,
+        // keep their text for their own rule ([`cjk`]).
+        let digit = c.is_ascii_digit() || (!c.is_ascii() && num::ascii_digit(c).is_some());
+        if digit && !prev.is_ascii() && prev.is_alphabetic() && u32::from(prev) < 0x2E80 {
+            out.push(' ');
+        }
         prev = c;
         if joins || closes {
             out.push(' ');
@@ -144,7 +154,15 @@ pub(crate) fn told_to_wait(text: &str) -> Option<Duration> {
 pub(crate) fn wait_until(text: &str, now: DateTime<Utc>) -> Option<Duration> {
     let t = lowered(text);
     let mut best = None;
-    for trigger in [" until ", " after ", " at "] {
+    // Other languages' words only where the text holds a zone to name (`utc`, `gmt`): an
+    // instant in words needs one, so an ordinary message pays for no second pass.
+    let zoned = t.contains(" utc") || t.contains(" gmt");
+    let others = if zoned {
+        &languages::BEFORE_AN_INSTANT[..]
+    } else {
+        &[]
+    };
+    for trigger in [" until ", " after ", " at "].iter().chain(others) {
         let mut from = 0;
         while let Some(i) = t.get(from..).and_then(|rest| rest.find(trigger)) {
             let after = from + i + trigger.len();
@@ -210,6 +228,10 @@ fn clock_at_start(rest: &str, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
         .split_ascii_whitespace()
         .map(|w| w.trim_end_matches(['.', ',', ';', ')', '!']));
     let first = words.next()?;
+    // French and Portuguese write the hour with `h` ("14h00", "14h"), which is read as
+    // "14:00".
+    let written_with_h = hour_with_h(first);
+    let first = written_with_h.as_deref().unwrap_or(first);
     // `12:00am` carries its half of the day glued; `12:00 am` as the next word.
     let (clock, glued) = match first.find(|c: char| c.is_ascii_alphabetic()) {
         Some(i) => (&first[..i], Some(&first[i..])),
@@ -241,6 +263,16 @@ fn clock_at_start(rest: &str, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
     } else {
         today + chrono::Duration::days(1)
     })
+}
+
+/// A time of day written with `h` between hour and minutes ("14h00", "9h30") or after a
+/// bare hour ("14h"), as `HH:MM`; `None` for anything else.
+fn hour_with_h(word: &str) -> Option<String> {
+    let (hour, minutes) = word.split_once('h')?;
+    let digits = |p: &str| p.bytes().all(|b| b.is_ascii_digit());
+    let minutes = if minutes.is_empty() { "00" } else { minutes };
+    ((1..=2).contains(&hour.len()) && minutes.len() == 2 && digits(hour) && digits(minutes))
+        .then(|| format!("{hour}:{minutes}"))
 }
 
 /// A length written `h:mm:ss` (hours of any size, minutes and seconds of two digits
@@ -285,7 +317,8 @@ fn amount(rest: &str) -> Option<Duration> {
         "more" | "additional" | "further" | "de" => words.next()?,
         unit => unit,
     };
-    TimeUnit::from_word(unit)
+    languages::unit_of_two(unit, words.next())
+        .or_else(|| TimeUnit::from_word(unit))
         .or_else(|| languages::unit_ahead(unit))?
         .decimal(first, MAX_WAIT)
 }
@@ -489,6 +522,38 @@ mod tests {
         ];
         for (text, want) in cases {
             assert_eq!(wait_in(text), *want, "{text}");
+        }
+    }
+    #[test]
+    fn a_time_of_day_with_its_zone_after_another_languages_word_is_a_wait() {
+        let now = DateTime::parse_from_rfc3339("2025-06-01T12:00:00Z")
+            .unwrap()
+            .with_timezone(&Utc);
+        let s = Duration::from_secs;
+        for (text, want) in [
+            (
+                "Trop de requêtes. Réessayez après 14h00 UTC.",
+                Some(s(7200)),
+            ),
+            ("Trop de requêtes. Réessayez à 14h GMT.", Some(s(7200))),
+            (
+                "Bitte versuchen Sie es nach 14:00 UTC erneut.",
+                Some(s(7200)),
+            ),
+            ("Tente novamente após 14:00 UTC.", Some(s(7200))),
+            ("Vui lòng thử lại sau 14:00 UTC.", Some(s(7200))),
+            ("Inténtelo después de las 15:00 UTC.", Some(s(10_800))),
+            ("Probeer het na 13:30 UTC opnieuw.", Some(s(5400))),
+            ("Spróbuj ponownie po 14:00 UTC.", Some(s(7200))),
+            ("Повторите после 14:00 UTC.", Some(s(7200))),
+            ("Riprova dopo le 14:00 UTC.", Some(s(7200))),
+            // An hour already past is tomorrow's.
+            ("Réessayez après 11h00 UTC.", Some(s(23 * 3600))),
+            // Without a zone whose clock it is cannot be told.
+            ("Réessayez après 14h00.", None),
+            ("Bitte nach 14:00 erneut versuchen.", None),
+        ] {
+            assert_eq!(wait_until(text, now), want, "{text}");
         }
     }
 }

@@ -109,7 +109,7 @@ const OTHERS: [&str; 30] = [
 ];
 
 /// What a credential is called.
-const CREDENTIALS: [&str; 61] = [
+const CREDENTIALS: [&str; 70] = [
     "token",           // the name most languages keep
     "chave",           // Portuguese
     "senha",           // Portuguese
@@ -171,10 +171,19 @@ const CREDENTIALS: [&str; 61] = [
     "ტოკენი",          // Georgian
     "բանալին",         // Armenian
     "açarı",           // Azerbaijani
+    "кілті",           // Kazakh (key)
+    "ачкычы",          // Kyrgyz (key)
+    "lykill",          // Icelandic
+    "allwedd",         // Welsh
+    "gako",            // Basque
+    "eochair",         // Irish
+    "ukhiye",          // Zulu
+    "maɓallin",        // Hausa
+    "clau",            // Catalan
 ];
 
 /// What refuses a credential: expired, invalid, revoked.
-const REFUSED: [&str; 79] = [
+const REFUSED: [&str; 91] = [
     "expirou",        // Portuguese
     "expirado",       // Portuguese, Spanish
     "expirada",       // Portuguese, Spanish
@@ -254,6 +263,18 @@ const REFUSED: [&str; 79] = [
     "ვადაგასულია",    // Georgian
     "անվավեր",        // Armenian
     "etibarsız*",     // Azerbaijani (`*`: any ending)
+    "жарамсыз",       // Kazakh
+    "жараксыз",       // Kyrgyz
+    "ógildur",        // Icelandic
+    "annilys",        // Welsh
+    "baliogabea",     // Basque
+    "neamhbhailí",    // Irish
+    "ongavumelekile", // Zulu: not allowed
+    "mara inganci",   // Hausa: without validity
+    "no vàlida",      // Catalan
+    "no vàlid",       // Catalan
+    "non válida",     // Galician
+    "non válido",     // Galician
 ];
 
 /// Tokens and keys that are no credential: a page's, a cursor's.
@@ -268,7 +289,7 @@ const NOT_CREDENTIALS: [&str; 6] = [
 
 /// A passing state: maintenance under way, a service briefly unavailable, "try again
 /// later", a document still being processed.
-const PASSING: [&str; 83] = [
+const PASSING: [&str; 99] = [
     "temporariamente indisponível",    // Portuguese
     "em manutenção",                   // Portuguese
     "manutenção programada",           // Portuguese
@@ -352,6 +373,22 @@ const PASSING: [&str; 83] = [
     "pansamantalang hindi magagamit",  // Filipino
     "haipatikani kwa muda",            // Swahili
     "түр ашиглах боломжгүй",           // Mongolian
+    "insizakalo ayitholakali",         // Zulu
+    "қызмет қолжетімсіз",              // Kazakh
+    "кызмат жеткиликтүү эмес",         // Kyrgyz
+    "þjónusta ekki tiltæk",            // Icelandic
+    "þjónustu hendi", // Icelandic, as a web framework's translation words a service unavailable
+    "níl an tseirbhís ar fáil", // Irish
+    "gwasanaeth ddim ar gael", // Welsh
+    "ddim ar gael dros dro", // Welsh: not available for the time being
+    "zerbitzua ez dago erabilgarri", // Basque
+    "aldi baterako erabilgarri", // Basque: available for a while (not)
+    "servizo non dispoñible", // Galician
+    "temporalmente non dispoñible", // Galician
+    "no disponible temporalment", // Catalan
+    "servei no disponible", // Catalan
+    "уақытша қолжетімсіз", // Kazakh: temporarily unavailable
+    "убактылуу жеткиликсиз", // Kyrgyz: temporarily unavailable
 ];
 
 /// Entries in scripts whose marks split words, matched as parts of the lowered text:
@@ -367,23 +404,71 @@ const CREDENTIALS_UNSPACED: [&str; 2] = [
     "अमान्य टोकन", // Hindi: invalid token
     "टोकन अमान्य", // Hindi: token invalid
 ];
-const PASSING_UNSPACED: [&str; 10] = [
-    "ปิดปรับปรุง",                 // Thai: closed for maintenance
-    "تحت الصيانة",              // Arabic: under maintenance
-    "غير متاحة مؤقت",           // Arabic: temporarily unavailable
-    "בתחזוקה",                  // Hebrew: under maintenance
-    "موقتاً در دسترس نیست",      // Persian: temporarily unavailable
-    "موقتا در دسترس نیست",      // Persian, written without the tanwin
-    "در حال بروزرسانی",         // Persian: being updated
-    "अस्थायी रूप से अनुपलब्ध",       // Hindi: temporarily unavailable
-    "সাময়িকভাবে অনুপলব্ধ",          // Bengali: temporarily unavailable
-    "عارضی طور پر دستیاب نہیں", // Urdu: temporarily unavailable
+/// What a credential is called in scripts whose marks split words, matched as parts of
+/// the lowered text: a key named with the `api` English lends it ("API కీ", "API ಕೀ"),
+/// so that a phone number or a code called invalid names no credential. Read beside
+/// [`REFUSED_UNSPACED`]; each entry commented with its language.
+const CREDENTIAL_NAMES_UNSPACED: [&str; 12] = [
+    "ቁልፍ",      // Amharic: key
+    "សោ api",   // Khmer: API key
+    "api ကီး",   // Burmese
+    "api යතුර",  // Sinhala
+    "api కీ",    // Telugu
+    "api ಕೀ",    // Kannada
+    "api കീ",   // Malayalam
+    "api કી",   // Gujarati
+    "api ਕੁੰਜੀ",  // Punjabi
+    "ລະຫັດ api", // Lao: API code
+    "டோக்கன்",    // Tamil: token
+    "api சாவி",  // Tamil: API key
+];
+
+/// Words that refuse a credential in those scripts: invalid, not correct; each entry
+/// commented with its language.
+const REFUSED_UNSPACED: [&str; 11] = [
+    "ልክ ያልሆነ",   // Amharic: not right
+    "មិនត្រឹមត្រូវ",  // Khmer: not correct
+    "မမှန်ကန်",     // Burmese: not correct
+    "වලංගු නොවන", // Sinhala: not valid
+    "చెల్లని",      // Telugu: invalid
+    "ಅಮಾನ್ಯ",     // Kannada: invalid
+    "അസാധുവായ",     // Malayalam: invalid
+    "અમાન્ય",     // Gujarati: invalid
+    "ਅਵੈਧ",       // Punjabi: invalid
+    "ບໍ່ຖືກຕ້ອງ",    // Lao: not correct
+    "தவறான",      // Tamil: wrong
+];
+const PASSING_UNSPACED: [&str; 24] = [
+    "ปิดปรับปรุง",                                // Thai: closed for maintenance
+    "تحت الصيانة",                             // Arabic: under maintenance
+    "غير متاحة مؤقت",                          // Arabic: temporarily unavailable
+    "בתחזוקה",                                 // Hebrew: under maintenance
+    "موقتاً در دسترس نیست",                     // Persian: temporarily unavailable
+    "موقتا در دسترس نیست",                     // Persian, written without the tanwin
+    "در حال بروزرسانی",                        // Persian: being updated
+    "अस्थायी रूप से अनुपलब्ध",                      // Hindi: temporarily unavailable
+    "সাময়িকভাবে অনুপলব্ধ",                         // Bengali: temporarily unavailable
+    "عارضی طور پر دستیاب نہیں",                // Urdu: temporarily unavailable
+    "የአገልግሎት መቋረጥ",                            // Amharic: the service interrupted
+    "សេវាមិនអាចប្រើ",                            // Khmer
+    "සේවා නොමැත",                               // Sinhala
+    "సహాయము అందించుట వీలుకాదు",                    // Telugu
+    "తాత్కాలికంగా అందుబాటులో లేదు",                    // Telugu: temporarily unavailable
+    "സേവനം ലഭ്യമല്ല",                            // Malayalam
+    "ਸੇਵਾ ਉਪਲੱਬਧ ਨਹੀਂ",                           // Punjabi
+    "ບໍ່\u{200b}ມີ\u{200b}ບໍ\u{200b}ລິ\u{200b}ການ", // Lao, its syllables split by zero-width spaces
+    "ບໍ່ມີບໍລິການ",                                 // Lao
+    "சேவை கிடைக்கவில்லை",                        // Tamil: the service not obtainable
+    "ဝန်ဆောင်မှုမရရှိနိုင်ပါ",                          // Burmese
+    "ಸೇವೆ ಲಭ್ಯವಿಲ್ಲ",                               // Kannada
+    "સેવા ઉપલબ્ધ નથી",                           // Gujarati
+    "સેવા ઉપલબ્ઘ નથી", // Gujarati, as a web framework's translation spells it
 ];
 
 /// The request's own mistake: a field required, a thing it names not found. A 5xx or a
 /// 2xx error envelope that says so is the request's to mend, as in English ("is
 /// required", "not found"). Each entry commented with its language.
-const REQUEST: [&str; 61] = [
+const REQUEST: [&str; 70] = [
     "é obrigatório",              // Portuguese
     "é obrigatória",              // Portuguese
     "não encontrado",             // Portuguese
@@ -445,11 +530,27 @@ const REQUEST: [&str; 61] = [
     "diperlukan",                 // Malay (required)
     "wajib diisi",                // Indonesian (must be filled in)
     "није пронађен*",             // Serbian (`*`: any ending)
+    "табылмады",                  // Kazakh
+    "табылган жок",               // Kyrgyz
+    "ez da aurkitu",              // Basque
+    "non atopado",                // Galician
+    "non atopada",                // Galician
+    "non se atopou",              // Galician
+    "ni chanfuwyd",               // Welsh
+    "fannst ekki",                // Icelandic
+    "níor aimsíodh",              // Irish
 ];
 
 /// The request's mistake in Persian, whose marks split words: "یافت نشد" (not found),
 /// "ارسال نشده است" (was not sent), "الزامی است" (is required).
-const REQUEST_UNSPACED: [&str; 3] = ["یافت نشد", "ارسال نشده است", "الزامی است"];
+const REQUEST_UNSPACED: [&str; 6] = [
+    "یافت نشد",       // Persian
+    "ارسال نشده است", // Persian
+    "الزامی است",     // Persian
+    "አልተገኘም",         // Amharic
+    "దొరకలేదు",         // Telugu
+    "കണ്ടെത്തിയില്ല",    // Malayalam
+];
 
 /// Whether `text`, whose [`crate::passed::words`] are `words`, says in one of these
 /// languages that the request itself is wrong. Read after every other meaning: a passing
@@ -498,8 +599,9 @@ pub(super) fn read(words: &[String], text: &str) -> Option<Recovery> {
     if (has(&ACCOUNT) || has_unspaced(&ACCOUNT_UNSPACED)) && !has(&OTHERS) {
         return Some(Recovery::Account);
     }
-    let credentials_refused =
-        (has(&CREDENTIALS) && has(&REFUSED)) || has_unspaced(&CREDENTIALS_UNSPACED);
+    let credentials_refused = (has(&CREDENTIALS) && has(&REFUSED))
+        || has_unspaced(&CREDENTIALS_UNSPACED)
+        || (has_unspaced(&CREDENTIAL_NAMES_UNSPACED) && has_unspaced(&REFUSED_UNSPACED));
     if credentials_refused && !has(&NOT_CREDENTIALS) {
         return Some(Recovery::Credentials);
     }
@@ -766,5 +868,84 @@ mod tests {
         {
             assert_eq!(read(text), None, "{text}");
         }
+    }
+    #[test]
+    fn a_passing_state_and_a_refused_key_in_twenty_more_languages() {
+        for text in [
+            "የአገልግሎት መቋረጥ",
+            "សេវាមិនអាចប្រើ",
+            "සේවා නොමැත",
+            "సహాయము అందించుట వీలుకాదు",
+            "സേവനം ലഭ്യമല്ല",
+            "ਸੇਵਾ ਉਪਲੱਬਧ ਨਹੀਂ",
+            "ບໍ່\u{200b}ມີ\u{200b}ບໍ\u{200b}ລິ\u{200b}ການ",
+            "சேவை கிடைக்கவில்லை",
+            "Insizakalo Ayitholakali",
+            "Қызмет қолжетімсіз",
+            "кызмат жеткиликтүү эмес",
+            "Níl an tseirbhís ar fáil",
+            "Gwasanaeth Ddim Ar Gael",
+            "Zerbitzua ez dago erabilgarri",
+            "Servizo non dispoñible",
+            "Þjónusta ekki tiltæk",
+            "Servei no disponible temporalment",
+        ] {
+            assert_eq!(read(text), Some(Recovery::Transient), "{text}");
+        }
+        for text in [
+            "ልክ ያልሆነ የኤፒአይ ቁልፍ",
+            "សោ API មិនត្រឹមត្រូវ",
+            "API ကီး မမှန်ကန်ပါ",
+            "වලංගු නොවන API යතුර",
+            "చెల్లని API కీ",
+            "ಅಮಾನ್ಯ API ಕೀ",
+            "അസാധുവായ API കീ",
+            "અમાન્ય API કી",
+            "ਅਵੈਧ API ਕੁੰਜੀ",
+            "ລະຫັດ API ບໍ່ຖືກຕ້ອງ",
+            "API кілті жарамсыз",
+            "API ачкычы жараксыз",
+            "Ógildur API-lykill",
+            "Allwedd API annilys",
+            "API gako baliogabea",
+            "Eochair API neamhbhailí",
+            "Ukhiye we-API ongavumelekile",
+            "Maɓallin API mara inganci",
+            "Clau d'API no vàlida",
+        ] {
+            assert_eq!(read(text), Some(Recovery::Credentials), "{text}");
+        }
+        // Something else called invalid, in the same words, is no credential.
+        for text in [
+            "చెల్లని ఫోన్ నంబర్",
+            "അസാധുവായ ഫോൺ നമ്പർ",
+            "Kennitala er ógild",
+            "Mae'r cod post yn annilys",
+            "Inombolo yocingo engavumelekile",
+        ] {
+            assert_eq!(read(text), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn a_thing_not_found_in_more_languages_is_the_requests_mistake() {
+        for text in [
+            "አልተገኘም",
+            "దొరకలేదు",
+            "കണ്ടെത്തിയില്ല",
+            "Шот табылмады",
+            "Эсеп табылган жок",
+            "Faktura ez da aurkitu",
+            "Factura non atopada",
+            "Ni chanfuwyd yr anfoneb",
+            "Reikningur fannst ekki",
+            "Níor aimsíodh an sonrasc",
+        ] {
+            assert!(super::says_request(&words(text), text), "{text}");
+        }
+        assert!(!super::says_request(
+            &words("Reikningur mótteknn"),
+            "Reikningur mótteknn"
+        ));
     }
 }
