@@ -80,11 +80,11 @@ fn lowered(text: &str) -> String {
         let closes =
             c == ':' && prev.is_alphabetic() && (next.is_whitespace() || next.is_ascii_digit());
         // A number glued to a word of another alphabet or abugida is a word of its own:
-        // Amharic glues its "in" ("በ30 ሰከንድ ውስጥ"), and a message may lose a space
-        // ("ફરીથી પ્રયાસ કરો20 સેકંડ"). Chinese, Japanese and Korean, which glue every word,
-        // keep their text for their own rule ([`cjk`]).
-        let digit = c.is_ascii_digit() || (!c.is_ascii() && num::ascii_digit(c).is_some());
-        if digit && !prev.is_ascii() && prev.is_alphabetic() && u32::from(prev) < 0x2E80 {
+        // Amharic glues its "in" ("በ30 ሰከንድ ውስጥ"), Khmer writes no spaces
+        // ("ក្នុងរយៈពេល៣០វិនាទី"), and a message may lose one ("ફરીથી પ્રયાસ કરો20 સેકંડ").
+        let digit =
+            |c: char| c.is_ascii_digit() || (!c.is_ascii() && num::ascii_digit(c).is_some());
+        if (digit(c) && spaced_letter(prev)) || (spaced_letter(c) && digit(prev)) {
             out.push(' ');
         }
         prev = c;
@@ -99,6 +99,13 @@ fn lowered(text: &str) -> String {
         }
     }
     out
+}
+
+/// Whether `c` is a letter of an alphabet or abugida from Greek up to the scripts of
+/// Chinese, Japanese and Korean, which glue every word and keep their text for their
+/// own rule ([`cjk`]); a Latin letter glued to a number is a unit's (`µs`) or a label's.
+fn spaced_letter(c: char) -> bool {
+    (0x0370..0x2E80).contains(&u32::from(c)) && c.is_alphabetic()
 }
 
 /// The longest amount of time the message, [`lowered`], states right after one of

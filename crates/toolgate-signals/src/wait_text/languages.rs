@@ -36,7 +36,7 @@ use crate::num::TimeUnit;
 
 /// Words after which an amount of time is a time to come (the English `in`, `after`);
 /// each entry commented with its language. German's `in` is the English word.
-pub(super) const TRIGGERS: [&str; 37] = [
+pub(super) const TRIGGERS: [&str; 46] = [
     " em ",                       // Portuguese
     " após ",                     // Portuguese
     " en ",                       // Spanish
@@ -74,6 +74,15 @@ pub(super) const TRIGGERS: [&str; 37] = [
     " دوای ",                     // Kurdish (Sorani) ("دوای ١٠ چرکە")
     "ໃນອີກ ",                      // Lao, which writes no space before it ("ລອງໃໝ່ໃນອີກ 30 ວິນາທີ")
     " di ",                       // Kurdish (Kurmanji), closed by `de` ("di 30 çirkeyan de")
+    " dentro de ",                // Portuguese, Spanish, Galician: within ("dentro de 30 segundos")
+    "ក្នុងរយៈពេល ",                  // Khmer: within a period of, written with no space before it
+    "បន្ទាប់ពី ",                     // Khmer: after
+    "ຫຼັງຈາກ ",                     // Lao: after
+    " bayan ",                    // Hausa: after, its unit first ("bayan daƙiƙa 30")
+    " ngemuva ",                  // Zulu: after, its unit first ("ngemuva kwemizuzwana engu-30")
+    " пас аз ",                   // Tajik: after
+    " piştî ",                    // Kurdish (Kurmanji): after
+    " ar ôl ",                    // Welsh: after
 ];
 
 /// Words put before a time of day with its zone to come back at ("réessayez après 14h00
@@ -103,7 +112,7 @@ pub(super) const BEFORE_AN_INSTANT: [&str; 19] = [
 
 /// Words that tell the caller to wait, followed by the amount (the English `wait`,
 /// `try again in`); each entry commented with its language.
-pub(super) const TOLD: [&str; 74] = [
+pub(super) const TOLD: [&str; 81] = [
     " aguarde ",                     // Portuguese, Spanish
     " aguardar ",                    // Portuguese ("é preciso aguardar 1 hora")
     " aguardado ",                   // Portuguese ("deve ser aguardado 1 hora")
@@ -178,11 +187,18 @@ pub(super) const TOLD: [&str; 74] = [
     " uzame futhi ",                 // Zulu: try again ("uzame futhi emizuzwaneni eyi-30")
     " sake gwadawa a cikin ",        // Hausa: try again in
     " reyndu aftur eftir ",          // Icelandic: try again after
+    "ລໍຖ້າ ",                          // Lao: wait, written with no space before it
+    " bíddu í ",                     // Icelandic: wait for
+    " fan ",                         // Irish: wait
+    " arhoswch ",                    // Welsh: wait
+    " itxaron ",                     // Basque: wait
+    " agarde ",                      // Galician: wait
+    " esperi ",                      // Catalan: wait
 ];
 
 /// Words put behind an amount of time to make it a time to come (Turkish `sonra`,
 /// "10 saniye sonra": ten seconds after); each entry commented with its language.
-const AFTER_THE_AMOUNT: [&str; 23] = [
+const AFTER_THE_AMOUNT: [&str; 34] = [
     " sonra",      // Turkish
     " múlva",      // Hungarian ("30 másodperc múlva")
     " kuluttua",   // Finnish ("30 sekunnin kuluttua")
@@ -206,6 +222,17 @@ const AFTER_THE_AMOUNT: [&str; 23] = [
     " elteltével", // Hungarian: once … passed ("20 másodperc elteltével")
     " belül",      // Hungarian: within ("2 percen belül")
     " içinde",     // Turkish: within ("20 saniye içinde")
+    " በኋላ",        // Amharic: after ("ከ30 ሰከንድ በኋላ")
+    " తర్వాత",       // Telugu: after
+    " பிறகு",      // Tamil: after
+    " கழித்து",     // Tamil: after
+    " ನಂತರ",       // Kannada: after
+    " ശേഷം",       // Malayalam: after
+    " પછી",        // Gujarati: after
+    " ਬਾਅਦ",       // Punjabi: after
+    " وروسته",     // Pashto: after
+    " buruan",     // Basque: after ("30 segundoren buruan")
+    " ondoren",    // Basque: after
 ];
 
 /// Verbs put behind the amount they tell the caller to wait, in languages that end a
@@ -213,7 +240,7 @@ const AFTER_THE_AMOUNT: [&str; 23] = [
 /// te wachten" and "over 5 minuten opnieuw proberen", Turkish "60 saniye bekleyin",
 /// Persian "60 ثانیه صبر کنید", Hindi "30 सेकंड प्रतीक्षा करें"; each entry commented with
 /// its language.
-pub(super) const TOLD_BEHIND: [&str; 9] = [
+pub(super) const TOLD_BEHIND: [&str; 12] = [
     " warten",         // German
     " wachten",        // Dutch
     " te wachten",     // Dutch
@@ -223,6 +250,9 @@ pub(super) const TOLD_BEHIND: [&str; 9] = [
     " صبر کنید",       // Persian
     " प्रतीक्षा",        // Hindi
     " kadar bekleyin", // Turkish: wait up to ("2 dakikaya kadar bekleyin")
+    " күтіңіз",        // Kazakh: wait
+    " күтүңүз",        // Kyrgyz: wait
+    " интизор",        // Tajik: wait ("30 сония интизор шавед")
 ];
 
 /// The longest time to come the lowered text states with the word for "after" behind
@@ -444,13 +474,16 @@ pub(super) fn unit(word: &str) -> Option<TimeUnit> {
         | "કલાક"
         | "ਘੰਟੇ"
         | "ਘੰਟਿਆਂ" => TimeUnit::Hours,
+        // Pashto.
+        "ثانیې" | "ثانیو" => TimeUnit::Seconds,
+        "دقیقې" | "دقیقو" => TimeUnit::Minutes,
         _ => return super::stems::unit(word),
     })
 }
 
 /// Units written before their number, each commented with its language: Swahili
 /// "baada ya sekunde 20" (after seconds twenty), "subiri dakika 5".
-const UNIT_FIRST: [(&str, TimeUnit); 11] = [
+const UNIT_FIRST: [(&str, TimeUnit); 13] = [
     ("sekunde", TimeUnit::Seconds),      // Swahili
     ("dakika", TimeUnit::Minutes),       // Swahili
     ("daƙiƙa", TimeUnit::Seconds),       // Hausa ("a cikin daƙiƙa 30")
@@ -462,6 +495,8 @@ const UNIT_FIRST: [(&str, TimeUnit); 11] = [
     ("තත්පර", TimeUnit::Seconds),         // Sinhala ("තත්පර 30 කින්")
     ("මිනිත්තු", TimeUnit::Minutes),         // Sinhala
     ("පැය", TimeUnit::Hours),            // Sinhala
+    ("kwemizuzwana", TimeUnit::Seconds), // Zulu, after `ngemuva` ("ngemuva kwemizuzwana engu-30")
+    ("kwemizuzu", TimeUnit::Minutes),    // Zulu
 ];
 
 /// The amount of time `unit` and `number` spell when the unit comes first ("sekunde
@@ -784,6 +819,43 @@ mod tests {
             ("Sicela uzame futhi emizuzwaneni ezimbalwa", None),
             ("Da fatan za a sake gwadawa a cikin daƙiƙa kaɗan", None),
             ("በx30 ሰከንድ ውስጥ", None),
+        ] {
+            assert_eq!(wait_in(text), want, "{text}");
+        }
+    }
+    #[test]
+    fn waits_with_other_words_for_after_and_wait_in_those_languages() {
+        let s = Duration::from_secs;
+        for (text, want) in [
+            ("እባክዎ ከ30 ሰከንድ በኋላ እንደገና ይሞክሩ", Some(s(30))),
+            ("30 సెకన్ల తర్వాత మళ్లీ ప్రయత్నించండి", Some(s(30))),
+            ("30 வினாடிகளுக்குப் பிறகு மீண்டும் முயற்சிக்கவும்", Some(s(30))),
+            ("2 ನಿಮಿಷಗಳ ನಂತರ", Some(s(120))),
+            ("30 സെക്കൻഡിന് ശേഷം", Some(s(30))),
+            ("30 સેકન્ડ પછી", Some(s(30))),
+            ("30 ਸਕਿੰਟਾਂ ਬਾਅਦ", Some(s(30))),
+            ("۳۰ ثانیې وروسته بیا هڅه وکړئ", Some(s(30))),
+            ("សូមព្យាយាមម្តងទៀតក្នុងរយៈពេល៣០វិនាទី", Some(s(30))),
+            ("ກະລຸນາລໍຖ້າ 30 ວິນາທີ", Some(s(30))),
+            ("ລອງໃໝ່ຫຼັງຈາກ 2 ນາທີ", Some(s(120))),
+            ("Sake gwadawa bayan daƙiƙa 30", Some(s(30))),
+            ("Zama futhi ngemuva kwemizuzwana engu-30", Some(s(30))),
+            ("Пас аз 2 дақиқа боз кӯшиш кунед", Some(s(120))),
+            ("30 сония интизор шавед", Some(s(30))),
+            ("Piştî 30 çirkeyan dîsa biceribîne", Some(s(30))),
+            ("Rhowch gynnig arall arni ar ôl 30 eiliad", Some(s(30))),
+            ("Vinsamlegast bíddu í 30 sekúndur", Some(s(30))),
+            ("Fan 30 soicind", Some(s(30))),
+            ("Arhoswch 2 funud", Some(s(120))),
+            ("Itxaron 30 segundo", Some(s(30))),
+            ("Saiatu berriro 30 segundoren buruan", Some(s(30))),
+            ("Agarde 30 segundos", Some(s(30))),
+            ("Inténtao de novo dentro de 2 minutos", Some(s(120))),
+            ("Esperi 30 segons", Some(s(30))),
+            ("30 секунд күтіңіз", Some(s(30))),
+            ("30 секунд күтүңүз", Some(s(30))),
+            // A number glued to a unit of Latin letters keeps its reading.
+            ("retry after 880.092µs", Some(Duration::from_nanos(880_092))),
         ] {
             assert_eq!(wait_in(text), want, "{text}");
         }

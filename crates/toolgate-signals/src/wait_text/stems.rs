@@ -27,7 +27,7 @@ enum Endings {
 }
 
 /// Unit stems, each commented with its language.
-const STEMS: [(&str, TimeUnit, Endings); 25] = [
+const STEMS: [(&str, TimeUnit, Endings); 28] = [
     ("வினாடி", TimeUnit::Seconds, Endings::Any),  // Tamil
     ("நொடி", TimeUnit::Seconds, Endings::Any),   // Tamil
     ("நிமிட", TimeUnit::Minutes, Endings::Any),  // Tamil
@@ -57,6 +57,9 @@ const STEMS: [(&str, TimeUnit, Endings); 25] = [
     ("másodperc", TimeUnit::Seconds, Endings::Listed(&HUNGARIAN)), // Hungarian
     ("perc", TimeUnit::Minutes, Endings::Listed(&HUNGARIAN)), // Hungarian
     ("dakika", TimeUnit::Minutes, Endings::Listed(&TURKISH)), // Turkish
+    ("segundo", TimeUnit::Seconds, Endings::Listed(&BASQUE)), // Basque
+    ("minutu", TimeUnit::Minutes, Endings::Listed(&BASQUE)), // Basque
+    ("ordu", TimeUnit::Hours, Endings::Listed(&BASQUE)), // Basque
 ];
 
 /// Finnish endings of `sekun-` (`sekunti`, `sekuntia`, `sekunnin`, `sekunnissa`) and of
@@ -71,6 +74,10 @@ const HUNGARIAN: [&str; 4] = ["", "et", "en", "ig"];
 /// Turkish endings of `dakika`: the bare word, `dakikaya` ("2 dakikaya kadar", up to two
 /// minutes), `dakikadan`, `dakikalık`.
 const TURKISH: [&str; 4] = ["", "ya", "dan", "lık"];
+
+/// Basque endings: `segundoren` ("30 segundoren buruan", after 30 seconds), `segundotan`,
+/// `segundoko`.
+const BASQUE: [&str; 4] = ["", "ren", "tan", "ko"];
 
 /// Endings that carry "in", "within" or "after", each commented with its language.
 const TIME_TO_COME: [&str; 10] = [

@@ -15,7 +15,7 @@
 //! answer never pays for these tables.
 
 /// "Too many requests", each entry in its language.
-const TOO_MANY: [&str; 96] = [
+const TOO_MANY: [&str; 112] = [
     "muitas requisições",            // Portuguese
     "muitas solicitações",           // Portuguese
     "requisições em excesso",        // Portuguese
@@ -112,6 +112,22 @@ const TOO_MANY: [&str; 96] = [
     "gormod o geisiadau",            // Welsh
     "eskaera gehiegi",               // Basque
     "demasiadas peticións",          // Galician
+    "тым көп сұраныс",               // Kazakh, another word for a request
+    "сұраныстар тым көп",            // Kazakh
+    "өтө көп суроо",                 // Kyrgyz
+    "of margar fyrirspurnir",        // Icelandic: queries
+    "an iomarca iarratais",          // Irish
+    "massa sol·licituds",            // Catalan
+    "buƙatu masu yawa",              // Hausa, with its hooked k
+    "ډېرې غوښتنې",                   // Pashto, spelt with its ې
+    "زۆر داواکاری",                  // Kurdish (Sorani)
+    "တောင်းဆိုမှုများလွန်း",                // Burmese
+    "ඉල්ලීම් වැඩියි",                     // Sinhala: requests too many
+    "അമിതമായ അഭ്യർത്ഥനകൾ",              // Malayalam
+    "ઘણી વધુ વિનંતીઓ",                 // Gujarati
+    "ਬਹੁਤ ਜ਼ਿਆਦਾ ਬੇਨਤੀਆਂ",               // Punjabi
+    "ಅತಿಯಾದ ವಿನಂತಿಗಳು",                 // Kannada
+    "அதிக கோரிக்கைகள்",                // Tamil
 ];
 
 /// A limit named with what it counts, in one word or a fixed phrase; each entry
@@ -415,6 +431,29 @@ mod tests {
             "Izicelo zamukelwe",
         ] {
             assert!(!says_throttled(&text.to_lowercase()), "{text}");
+        }
+    }
+    #[test]
+    fn too_many_requests_in_other_words_of_those_languages_is_a_throttle() {
+        for text in [
+            "Тым көп сұраныс жіберілді",
+            "Сұраныстар тым көп",
+            "Өтө көп суроо жөнөтүлдү",
+            "Of margar fyrirspurnir",
+            "An iomarca iarratais",
+            "Massa sol·licituds",
+            "Buƙatu masu yawa",
+            "ډېرې غوښتنې",
+            "زۆر داواکاری",
+            "တောင်းဆိုမှုများလွန်းသည်",
+            "ඉල්ලීම් වැඩියි",
+            "അമിതമായ അഭ്യർത്ഥനകൾ",
+            "ઘણી વધુ વિનંતીઓ",
+            "ਬਹੁਤ ਜ਼ਿਆਦਾ ਬੇਨਤੀਆਂ",
+            "ಅತಿಯಾದ ವಿನಂತಿಗಳು",
+            "அதிக கோரிக்கைகள்",
+        ] {
+            assert!(says_throttled(&text.to_lowercase()), "{text}");
         }
     }
 }
