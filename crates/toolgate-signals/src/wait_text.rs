@@ -38,6 +38,7 @@ mod cjk;
 mod clock;
 mod languages;
 mod stems;
+mod zone;
 
 /// Characters of a message examined.
 const MAX_TEXT: usize = 300;
@@ -161,23 +162,26 @@ pub(crate) fn told_to_wait(text: &str) -> Option<Duration> {
 pub(crate) fn wait_until(text: &str, now: DateTime<Utc>) -> Option<Duration> {
     let t = lowered(text);
     let mut best = None;
-    // Other languages' words only where the text holds a zone to name (`utc`, `gmt`): an
-    // instant in words needs one, so an ordinary message pays for no second pass.
-    let zoned = t.contains(" utc") || t.contains(" gmt");
-    let others = if zoned {
-        &languages::BEFORE_AN_INSTANT[..]
-    } else {
-        &[]
-    };
-    for trigger in [" until ", " after ", " at "].iter().chain(others) {
-        let mut from = 0;
-        while let Some(i) = t.get(from..).and_then(|rest| rest.find(trigger)) {
-            let after = from + i + trigger.len();
-            from = after;
-            best = best.max(instant(t.get(after..).unwrap_or_default(), now));
+    let to_come = |at: DateTime<Utc>| (at > now).then(|| (at - now).to_std().ok()).flatten();
+    for trigger in [" until ", " after ", " at "] {
+        for rest in after_each(&t, trigger) {
+            best = best.max(instant(rest, now));
+        }
+    }
+    // Other languages' words before a time of day with its zone ("après 14h00 UTC",
+    // "после 14:00 МСК"); timestamps and epochs are left to the English words.
+    for trigger in languages::BEFORE_AN_INSTANT {
+        for rest in after_each(&t, trigger) {
+            best = best.max(clock_at_start(rest, now).and_then(to_come));
         }
     }
     best.map(|d: Duration| d.min(MAX_WAIT))
+}
+
+/// What follows each whole occurrence of `trigger` in `t`.
+fn after_each<'t>(t: &'t str, trigger: &'t str) -> impl Iterator<Item = &'t str> {
+    t.match_indices(trigger)
+        .filter_map(move |(i, _)| t.get(i + trigger.len()..))
 }
 
 /// The wait until the instant at the start of `rest`: an epoch in seconds or
@@ -224,12 +228,10 @@ fn http_date_at_start(rest: &str, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
     })
 }
 
-/// Zones a time of day is written in that are UTC.
-const UTC_ZONES: [&str; 4] = ["gmt", "utc", "z", "+00:00"];
-
-/// The next time of day named at the start of `rest` with a UTC zone: `12:00AM GMT`,
-/// `3:30 pm utc`, `23:59 UTC`. The hour is 0 to 23, or 1 to 12 with `am` / `pm`
-/// (12 AM is midnight); the time to come is today's, else tomorrow's.
+/// The next time of day named at the start of `rest` with its zone: `12:00AM GMT`,
+/// `3:30 pm utc`, `23:59 UTC`, `14:00 UTC+3`, `9:00 CET`, `14.00 (МСК)` ([`zone`]). The
+/// hour is 0 to 23, or 1 to 12 with `am` / `pm` (12 AM is midnight); the time to come is
+/// the next one.
 fn clock_at_start(rest: &str, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
     let mut words = rest
         .split_ascii_whitespace()
@@ -244,7 +246,9 @@ fn clock_at_start(rest: &str, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
         Some(i) => (&first[..i], Some(&first[i..])),
         None => (first, None),
     };
-    let (h, m) = clock.split_once(':')?;
+    // Finnish and the Nordic languages write `14.00` ("klo 14.00 UTC"); the zone that
+    // must follow tells it from a decimal.
+    let (h, m) = clock.split_once([':', '.'])?;
     if h.is_empty() || h.len() > 2 || m.len() != 2 {
         return None;
     }
@@ -255,7 +259,8 @@ fn clock_at_start(rest: &str, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
         None if matches!(zone, Some("am" | "pm")) => std::mem::replace(&mut zone, words.next()),
         None => None,
     };
-    if !UTC_ZONES.contains(&zone?) || m > 59 {
+    let offset = zone::offset_minutes(zone?)?;
+    if m > 59 {
         return None;
     }
     let hour = match half {
@@ -264,12 +269,18 @@ fn clock_at_start(rest: &str, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
         Some("pm") if (1..=12).contains(&h) => h % 12 + 12,
         _ => return None,
     };
-    let today = now.date_naive().and_hms_opt(hour, m, 0)?.and_utc();
-    Some(if today > now {
-        today
-    } else {
-        today + chrono::Duration::days(1)
-    })
+    // That hour in its zone is `offset` minutes earlier in UTC; the next one is within
+    // a day of now.
+    let day = chrono::Duration::days(1);
+    let mut at = now.date_naive().and_hms_opt(hour, m, 0)?.and_utc()
+        - chrono::Duration::minutes(i64::from(offset));
+    while at > now + day {
+        at -= day;
+    }
+    while at <= now {
+        at += day;
+    }
+    Some(at)
 }
 
 /// A time of day written with `h` between hour and minutes ("14h00", "9h30") or after a
@@ -314,7 +325,8 @@ fn amount(rest: &str) -> Option<Duration> {
         // replenished in 00:12:34"), unless a zone or half of the day follows: then it is
         // a time of day, which [`wait_until`] reads.
         let next = words.next();
-        let time_of_day = next.is_some_and(|w| UTC_ZONES.contains(&w) || matches!(w, "am" | "pm"));
+        let time_of_day =
+            next.is_some_and(|w| zone::offset_minutes(w).is_some() || matches!(w, "am" | "pm"));
         return (!time_of_day).then(|| clock_length(first)).flatten();
     }
     // "71 more seconds", "5 additional minutes": the word between says the amount is
@@ -559,6 +571,29 @@ mod tests {
             // Without a zone whose clock it is cannot be told.
             ("Réessayez après 14h00.", None),
             ("Bitte nach 14:00 erneut versuchen.", None),
+        ] {
+            assert_eq!(wait_until(text, now), want, "{text}");
+        }
+    }
+
+    #[test]
+    fn a_time_of_day_in_a_named_zone_or_an_offset_from_utc_is_a_wait() {
+        let now = DateTime::parse_from_rfc3339("2025-06-01T12:00:00Z")
+            .unwrap()
+            .with_timezone(&Utc);
+        let s = Duration::from_secs;
+        for (text, want) in [
+            ("Réessayez à 15:00 CET.", Some(s(7200))),
+            ("Повторите после 16:00 МСК", Some(s(3600))),
+            ("Повторите после 14:00 (МСК)", Some(s(23 * 3600))),
+            ("Yritä uudelleen klo 14.00 UTC", Some(s(7200))),
+            ("Prøv igen kl. 16.00 CEST", Some(s(7200))),
+            ("Try again at 14:00 UTC+3", Some(s(23 * 3600))),
+            ("Retry after 9:00 AM PDT", Some(s(4 * 3600))),
+            ("Quota resets at 00:00 GMT-03:00", Some(s(15 * 3600))),
+            // A name several zones share names none.
+            ("Retry after 14:00 CST", None),
+            ("Retry after 14:00 IST", None),
         ] {
             assert_eq!(wait_until(text, now), want, "{text}");
         }

@@ -88,7 +88,7 @@ pub(super) const TRIGGERS: [&str; 46] = [
 /// Words put before a time of day with its zone to come back at ("réessayez après 14h00
 /// UTC", "nach 14:00 UTC", "thử lại sau 14:00 UTC"), read as the English `after`, `at`
 /// and `until` are; each entry commented with its language.
-pub(super) const BEFORE_AN_INSTANT: [&str; 19] = [
+pub(super) const BEFORE_AN_INSTANT: [&str; 21] = [
     " après ",          // French
     " à ",              // French
     " nach ",           // German
@@ -108,6 +108,8 @@ pub(super) const BEFORE_AN_INSTANT: [&str; 19] = [
     " sau ",            // Vietnamese
     " lúc ",            // Vietnamese
     " efter ",          // Swedish, Danish
+    " klo ",            // Finnish ("klo 14.00 UTC")
+    " kl. ",            // Swedish, Danish, Norwegian ("kl. 14.00 CET")
 ];
 
 /// Words that tell the caller to wait, followed by the amount (the English `wait`,
