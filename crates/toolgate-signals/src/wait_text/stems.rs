@@ -27,7 +27,7 @@ enum Endings {
 }
 
 /// Unit stems, each commented with its language.
-const STEMS: [(&str, TimeUnit, Endings); 28] = [
+const STEMS: [(&str, TimeUnit, Endings); 35] = [
     ("வினாடி", TimeUnit::Seconds, Endings::Any),  // Tamil
     ("நொடி", TimeUnit::Seconds, Endings::Any),   // Tamil
     ("நிமிட", TimeUnit::Minutes, Endings::Any),  // Tamil
@@ -60,12 +60,29 @@ const STEMS: [(&str, TimeUnit, Endings); 28] = [
     ("segundo", TimeUnit::Seconds, Endings::Listed(&BASQUE)), // Basque
     ("minutu", TimeUnit::Minutes, Endings::Listed(&BASQUE)), // Basque
     ("ordu", TimeUnit::Hours, Endings::Listed(&BASQUE)), // Basque
+    ("விநாடி", TimeUnit::Seconds, Endings::Any),  // Tamil, spelt with its dental n
+    ("సెకండ", TimeUnit::Seconds, Endings::Any),   // Telugu, another spelling
+    ("နာရီ", TimeUnit::Hours, Endings::Any),      // Burmese
+    ("tun", TimeUnit::Hours, Endings::Listed(&FINNISH_HOUR)), // Finnish
+    ("ór", TimeUnit::Hours, Endings::Listed(&HUNGARIAN_HOUR)), // Hungarian
+    (
+        "saniye",
+        TimeUnit::Seconds,
+        Endings::Listed(&TURKISH_SECOND),
+    ), // Turkish
+    ("saat", TimeUnit::Hours, Endings::Listed(&TURKISH_HOUR)), // Turkish
 ];
 
 /// Finnish endings of `sekun-` (`sekunti`, `sekuntia`, `sekunnin`, `sekunnissa`) and of
 /// `minuut-` (`minuutti`, `minuuttia`, `minuutin`, `minuutissa`).
 const FINNISH_SECOND: [&str; 5] = ["ti", "tia", "nin", "nissa", "nit"];
 const FINNISH_MINUTE: [&str; 5] = ["ti", "tia", "in", "issa", "it"];
+
+/// Finnish endings of `tun-` (`tunti`, `tuntia`, `tunnin`, `tunnissa`: in an hour).
+const FINNISH_HOUR: [&str; 4] = ["ti", "tia", "nin", "nissa"];
+
+/// Hungarian endings of `ór-` (`óra`, `órát`, `órán`: "1 órán belül", within an hour).
+const HUNGARIAN_HOUR: [&str; 3] = ["a", "át", "án"];
 
 /// Hungarian endings: `perc`, `percet`, `percen` (on: "2 percen belül", within two
 /// minutes), `percig` (for).
@@ -78,6 +95,12 @@ const TURKISH: [&str; 4] = ["", "ya", "dan", "lık"];
 /// Basque endings: `segundoren` ("30 segundoren buruan", after 30 seconds), `segundotan`,
 /// `segundoko`.
 const BASQUE: [&str; 4] = ["", "ren", "tan", "ko"];
+
+/// Turkish endings of `saniye` (`saniyeye kadar`, up to seconds; `saniyeden`) and of
+/// `saat` (`saate kadar`, `saatten`); the bare `saat` is read before `sonra` by the
+/// word list, where Malay's `saat` after its "in" is seconds.
+const TURKISH_SECOND: [&str; 3] = ["ye", "den", "lik"];
+const TURKISH_HOUR: [&str; 3] = ["e", "ten", "lik"];
 
 /// Endings that carry "in", "within" or "after", each commented with its language.
 const TIME_TO_COME: [&str; 10] = [
@@ -190,6 +213,9 @@ mod tests {
             ("Kérjük, 2 percen belül ne küldjön újabbat", Some(s(120))),
             ("Lütfen 20 saniye içinde tekrar deneyin", Some(s(20))),
             ("Lütfen 2 dakikaya kadar bekleyin", Some(s(120))),
+            ("Lütfen 30 saniyeye kadar bekleyin", Some(s(30))),
+            ("Yritä uudelleen 1 tunnissa", Some(s(3600))),
+            ("Kérjük, 1 órán belül próbálja újra", Some(s(3600))),
         ] {
             assert_eq!(wait_in(text), want, "{text}");
         }
