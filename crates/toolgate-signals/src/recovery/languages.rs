@@ -11,8 +11,9 @@
 //! written as [`crate::passed::words`] spells a text (lowercase, punctuation a space:
 //! "quota d'appels" is `quota d appels`) and matched as whole words, or with any
 //! ending where the entry ends in `*`; scripts whose
-//! marks split words there (Thai, Arabic, Hebrew, Persian) are matched as parts of the lowered
-//! text. Like the English rules, an account is the caller's only when its words say so:
+//! marks split words there (Thai, Arabic, Hebrew, Persian, the scripts of India and
+//! Sri Lanka, Khmer, Lao, Burmese, Ethiopic) are matched as parts of the lowered text,
+//! a credential there only when named as one ("API కీ", "టోకెన్") beside a word refusing it. Like the English rules, an account is the caller's only when its words say so:
 //! a card's or a customer's balance ("Kart limiti yetersiz, yetersiz bakiye") names no
 //! credits, plan or top-up of the caller's, and stays the request's. Only the codes and
 //! messages of a failed reply come here, each cut to a bounded length by the caller.
@@ -423,7 +424,8 @@ const PASSING: [&str; 114] = [
 ];
 
 /// Entries in scripts whose marks split words, matched as parts of the lowered text:
-/// (Thai, Arabic, Hebrew, Persian, Devanagari, Bengali, Urdu) for each meaning.
+/// (Thai, Lao, Khmer, Burmese, Arabic, Hebrew, Persian, Urdu, Ethiopic and the scripts
+/// of India and Sri Lanka) for each meaning.
 const ACCOUNT_UNSPACED: [&str; 5] = [
     "เครดิตไม่เพียงพอ",             // Thai: credit not enough
     "اشحن رصيدك",                // Arabic: top up your balance
