@@ -164,6 +164,26 @@ pub(crate) fn ascii_digit(c: char) -> Option<char> {
         .and_then(|&zero| char::from_digit(code - zero, 10))
 }
 
+/// `text` with the digits of other scripts written as ASCII ones ("۳۰" is "30", "١٫٥"
+/// is "1.5"), when it is a short number so written; `None` for a text of ASCII, a long
+/// one, or one holding anything but digits beyond ASCII, which are read as they are.
+pub(crate) fn with_ascii_digits(text: &str) -> Option<String> {
+    /// Longer than any number a wait is written with.
+    const MAX_CHARS: usize = 24;
+    if text.is_ascii() || text.chars().nth(MAX_CHARS).is_some() {
+        return None;
+    }
+    text.chars()
+        .map(|c| {
+            if c.is_ascii() {
+                Some(c)
+            } else {
+                ascii_digit(c)
+            }
+        })
+        .collect()
+}
+
 /// A unit of time as a header name, a body field's name or a wait's words give it.
 /// One vocabulary for every reader, so that `x-ratelimit-reset-hours`,
 /// `retry_after_hours` and "retry in 2 hours" all mean the same.

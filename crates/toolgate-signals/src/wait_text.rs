@@ -37,6 +37,8 @@ use crate::{MAX_WAIT, num, reset};
 mod cjk;
 mod clock;
 mod languages;
+mod stems;
+mod zone;
 
 /// Characters of a message examined.
 const MAX_TEXT: usize = 300;
@@ -66,7 +68,8 @@ pub(crate) fn wait_in(text: &str) -> Option<Duration> {
 /// reads "retry after 880.092µs" (a bare number after a label still has no unit and is
 /// no wait). An equals sign stays: `max-wait=30s` echoes a parameter, it tells no wait.
 /// Digits keep theirs: dates and clocks are unchanged; digits of other scripts become
-/// the ASCII ones they stand for ([`num::ascii_digit`]).
+/// the ASCII ones they stand for ([`num::ascii_digit`]), and a number glued to a word of
+/// another alphabet is set apart from it.
 fn lowered(text: &str) -> String {
     let mut out = String::with_capacity(MAX_TEXT + 1);
     out.push(' ');
@@ -77,6 +80,14 @@ fn lowered(text: &str) -> String {
         let joins = matches!(c, '-' | '_') && prev.is_alphabetic() && next.is_alphabetic();
         let closes =
             c == ':' && prev.is_alphabetic() && (next.is_whitespace() || next.is_ascii_digit());
+        // A number glued to a word of another alphabet or abugida is a word of its own:
+        // Amharic glues its "in" ("በ30 ሰከንድ ውስጥ"), Khmer writes no spaces
+        // ("ក្នុងរយៈពេល៣០វិនាទី"), and a message may lose one ("ફરીથી પ્રયાસ કરો20 સેકંડ").
+        let digit =
+            |c: char| c.is_ascii_digit() || (!c.is_ascii() && num::ascii_digit(c).is_some());
+        if (digit(c) && spaced_letter(prev)) || (spaced_letter(c) && digit(prev)) {
+            out.push(' ');
+        }
         prev = c;
         if joins || closes {
             out.push(' ');
@@ -89,6 +100,13 @@ fn lowered(text: &str) -> String {
         }
     }
     out
+}
+
+/// Whether `c` is a letter of an alphabet or abugida from Greek up to the scripts of
+/// Chinese, Japanese and Korean, which glue every word and keep their text for their
+/// own rule ([`cjk`]); a Latin letter glued to a number is a unit's (`µs`) or a label's.
+fn spaced_letter(c: char) -> bool {
+    (0x0370..0x2E80).contains(&u32::from(c)) && c.is_alphabetic()
 }
 
 /// The longest amount of time the message, [`lowered`], states right after one of
@@ -144,15 +162,26 @@ pub(crate) fn told_to_wait(text: &str) -> Option<Duration> {
 pub(crate) fn wait_until(text: &str, now: DateTime<Utc>) -> Option<Duration> {
     let t = lowered(text);
     let mut best = None;
+    let to_come = |at: DateTime<Utc>| (at > now).then(|| (at - now).to_std().ok()).flatten();
     for trigger in [" until ", " after ", " at "] {
-        let mut from = 0;
-        while let Some(i) = t.get(from..).and_then(|rest| rest.find(trigger)) {
-            let after = from + i + trigger.len();
-            from = after;
-            best = best.max(instant(t.get(after..).unwrap_or_default(), now));
+        for rest in after_each(&t, trigger) {
+            best = best.max(instant(rest, now));
+        }
+    }
+    // Other languages' words before a time of day with its zone ("après 14h00 UTC",
+    // "после 14:00 МСК"); timestamps and epochs are left to the English words.
+    for trigger in languages::BEFORE_AN_INSTANT {
+        for rest in after_each(&t, trigger) {
+            best = best.max(clock_at_start(rest, now).and_then(to_come));
         }
     }
     best.map(|d: Duration| d.min(MAX_WAIT))
+}
+
+/// What follows each whole occurrence of `trigger` in `t`.
+fn after_each<'t>(t: &'t str, trigger: &'t str) -> impl Iterator<Item = &'t str> {
+    t.match_indices(trigger)
+        .filter_map(move |(i, _)| t.get(i + trigger.len()..))
 }
 
 /// The wait until the instant at the start of `rest`: an epoch in seconds or
@@ -199,23 +228,27 @@ fn http_date_at_start(rest: &str, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
     })
 }
 
-/// Zones a time of day is written in that are UTC.
-const UTC_ZONES: [&str; 4] = ["gmt", "utc", "z", "+00:00"];
-
-/// The next time of day named at the start of `rest` with a UTC zone: `12:00AM GMT`,
-/// `3:30 pm utc`, `23:59 UTC`. The hour is 0 to 23, or 1 to 12 with `am` / `pm`
-/// (12 AM is midnight); the time to come is today's, else tomorrow's.
+/// The next time of day named at the start of `rest` with its zone: `12:00AM GMT`,
+/// `3:30 pm utc`, `23:59 UTC`, `14:00 UTC+3`, `9:00 CET`, `14.00 (МСК)` ([`zone`]). The
+/// hour is 0 to 23, or 1 to 12 with `am` / `pm` (12 AM is midnight); the time to come is
+/// the next one.
 fn clock_at_start(rest: &str, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
     let mut words = rest
         .split_ascii_whitespace()
         .map(|w| w.trim_end_matches(['.', ',', ';', ')', '!']));
     let first = words.next()?;
+    // French and Portuguese write the hour with `h` ("14h00", "14h"), which is read as
+    // "14:00".
+    let written_with_h = hour_with_h(first);
+    let first = written_with_h.as_deref().unwrap_or(first);
     // `12:00am` carries its half of the day glued; `12:00 am` as the next word.
     let (clock, glued) = match first.find(|c: char| c.is_ascii_alphabetic()) {
         Some(i) => (&first[..i], Some(&first[i..])),
         None => (first, None),
     };
-    let (h, m) = clock.split_once(':')?;
+    // Finnish and the Nordic languages write `14.00` ("klo 14.00 UTC"); the zone that
+    // must follow tells it from a decimal.
+    let (h, m) = clock.split_once([':', '.'])?;
     if h.is_empty() || h.len() > 2 || m.len() != 2 {
         return None;
     }
@@ -226,7 +259,8 @@ fn clock_at_start(rest: &str, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
         None if matches!(zone, Some("am" | "pm")) => std::mem::replace(&mut zone, words.next()),
         None => None,
     };
-    if !UTC_ZONES.contains(&zone?) || m > 59 {
+    let offset = zone::offset_minutes(zone?)?;
+    if m > 59 {
         return None;
     }
     let hour = match half {
@@ -235,12 +269,28 @@ fn clock_at_start(rest: &str, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
         Some("pm") if (1..=12).contains(&h) => h % 12 + 12,
         _ => return None,
     };
-    let today = now.date_naive().and_hms_opt(hour, m, 0)?.and_utc();
-    Some(if today > now {
-        today
-    } else {
-        today + chrono::Duration::days(1)
-    })
+    // That hour in its zone is `offset` minutes earlier in UTC; the next one is within
+    // a day of now.
+    let day = chrono::Duration::days(1);
+    let mut at = now.date_naive().and_hms_opt(hour, m, 0)?.and_utc()
+        - chrono::Duration::minutes(i64::from(offset));
+    while at > now + day {
+        at -= day;
+    }
+    while at <= now {
+        at += day;
+    }
+    Some(at)
+}
+
+/// A time of day written with `h` between hour and minutes ("14h00", "9h30") or after a
+/// bare hour ("14h"), as `HH:MM`; `None` for anything else.
+fn hour_with_h(word: &str) -> Option<String> {
+    let (hour, minutes) = word.split_once('h')?;
+    let digits = |p: &str| p.bytes().all(|b| b.is_ascii_digit());
+    let minutes = if minutes.is_empty() { "00" } else { minutes };
+    ((1..=2).contains(&hour.len()) && minutes.len() == 2 && digits(hour) && digits(minutes))
+        .then(|| format!("{hour}:{minutes}"))
 }
 
 /// A length written `h:mm:ss` (hours of any size, minutes and seconds of two digits
@@ -275,7 +325,8 @@ fn amount(rest: &str) -> Option<Duration> {
         // replenished in 00:12:34"), unless a zone or half of the day follows: then it is
         // a time of day, which [`wait_until`] reads.
         let next = words.next();
-        let time_of_day = next.is_some_and(|w| UTC_ZONES.contains(&w) || matches!(w, "am" | "pm"));
+        let time_of_day =
+            next.is_some_and(|w| zone::offset_minutes(w).is_some() || matches!(w, "am" | "pm"));
         return (!time_of_day).then(|| clock_length(first)).flatten();
     }
     // "71 more seconds", "5 additional minutes": the word between says the amount is
@@ -285,7 +336,8 @@ fn amount(rest: &str) -> Option<Duration> {
         "more" | "additional" | "further" | "de" => words.next()?,
         unit => unit,
     };
-    TimeUnit::from_word(unit)
+    languages::unit_of_two(unit, words.next())
+        .or_else(|| TimeUnit::from_word(unit))
         .or_else(|| languages::unit_ahead(unit))?
         .decimal(first, MAX_WAIT)
 }
@@ -489,6 +541,61 @@ mod tests {
         ];
         for (text, want) in cases {
             assert_eq!(wait_in(text), *want, "{text}");
+        }
+    }
+    #[test]
+    fn a_time_of_day_with_its_zone_after_another_languages_word_is_a_wait() {
+        let now = DateTime::parse_from_rfc3339("2025-06-01T12:00:00Z")
+            .unwrap()
+            .with_timezone(&Utc);
+        let s = Duration::from_secs;
+        for (text, want) in [
+            (
+                "Trop de requêtes. Réessayez après 14h00 UTC.",
+                Some(s(7200)),
+            ),
+            ("Trop de requêtes. Réessayez à 14h GMT.", Some(s(7200))),
+            (
+                "Bitte versuchen Sie es nach 14:00 UTC erneut.",
+                Some(s(7200)),
+            ),
+            ("Tente novamente após 14:00 UTC.", Some(s(7200))),
+            ("Vui lòng thử lại sau 14:00 UTC.", Some(s(7200))),
+            ("Inténtelo después de las 15:00 UTC.", Some(s(10_800))),
+            ("Probeer het na 13:30 UTC opnieuw.", Some(s(5400))),
+            ("Spróbuj ponownie po 14:00 UTC.", Some(s(7200))),
+            ("Повторите после 14:00 UTC.", Some(s(7200))),
+            ("Riprova dopo le 14:00 UTC.", Some(s(7200))),
+            // An hour already past is tomorrow's.
+            ("Réessayez après 11h00 UTC.", Some(s(23 * 3600))),
+            // Without a zone whose clock it is cannot be told.
+            ("Réessayez après 14h00.", None),
+            ("Bitte nach 14:00 erneut versuchen.", None),
+        ] {
+            assert_eq!(wait_until(text, now), want, "{text}");
+        }
+    }
+
+    #[test]
+    fn a_time_of_day_in_a_named_zone_or_an_offset_from_utc_is_a_wait() {
+        let now = DateTime::parse_from_rfc3339("2025-06-01T12:00:00Z")
+            .unwrap()
+            .with_timezone(&Utc);
+        let s = Duration::from_secs;
+        for (text, want) in [
+            ("Réessayez à 15:00 CET.", Some(s(7200))),
+            ("Повторите после 16:00 МСК", Some(s(3600))),
+            ("Повторите после 14:00 (МСК)", Some(s(23 * 3600))),
+            ("Yritä uudelleen klo 14.00 UTC", Some(s(7200))),
+            ("Prøv igen kl. 16.00 CEST", Some(s(7200))),
+            ("Try again at 14:00 UTC+3", Some(s(23 * 3600))),
+            ("Retry after 9:00 AM PDT", Some(s(4 * 3600))),
+            ("Quota resets at 00:00 GMT-03:00", Some(s(15 * 3600))),
+            // A name several zones share names none.
+            ("Retry after 14:00 CST", None),
+            ("Retry after 14:00 IST", None),
+        ] {
+            assert_eq!(wait_until(text, now), want, "{text}");
         }
     }
 }

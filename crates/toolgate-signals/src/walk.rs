@@ -500,7 +500,9 @@ fn wait_value(v: &Value, unit: Option<TimeUnit>, now: DateTime<Utc>) -> Option<D
             }
         }
         Value::String(s) => {
-            let s = s.trim();
+            // Digits of other scripts ("۳۰", "३०", "１０") read as the ASCII ones.
+            let ascii = num::with_ascii_digits(s.trim());
+            let s = ascii.as_deref().unwrap_or(s).trim();
             match unit {
                 // Seconds are also what the other shapes below are read as.
                 Some(unit) if unit != TimeUnit::Seconds => unit.decimal(s, MAX_WAIT)?,

@@ -40,9 +40,9 @@ use toolgate_signals::{
 };
 
 /// Cases read right, out of every case; raised as the readers improve.
-const FLOOR: usize = 2880;
+const FLOOR: usize = 3037;
 
-const FILES: [(&str, &str); 49] = [
+const FILES: [(&str, &str); 50] = [
     (
         "ratelimit_headers",
         include_str!("corpus/ratelimit_headers.json"),
@@ -98,6 +98,7 @@ const FILES: [(&str, &str); 49] = [
     ("languages", include_str!("corpus/languages.json")),
     ("languages2", include_str!("corpus/languages2.json")),
     ("languages3", include_str!("corpus/languages3.json")),
+    ("languages4", include_str!("corpus/languages4.json")),
 ];
 
 fn default_now() -> DateTime<Utc> {

@@ -11,8 +11,9 @@
 //! written as [`crate::passed::words`] spells a text (lowercase, punctuation a space:
 //! "quota d'appels" is `quota d appels`) and matched as whole words, or with any
 //! ending where the entry ends in `*`; scripts whose
-//! marks split words there (Thai, Arabic, Hebrew, Persian) are matched as parts of the lowered
-//! text. Like the English rules, an account is the caller's only when its words say so:
+//! marks split words there (Thai, Arabic, Hebrew, Persian, the scripts of India and
+//! Sri Lanka, Khmer, Lao, Burmese, Ethiopic) are matched as parts of the lowered text,
+//! a credential there only when named as one ("API కీ", "టోకెన్") beside a word refusing it. Like the English rules, an account is the caller's only when its words say so:
 //! a card's or a customer's balance ("Kart limiti yetersiz, yetersiz bakiye") names no
 //! credits, plan or top-up of the caller's, and stays the request's. Only the codes and
 //! messages of a failed reply come here, each cut to a bounded length by the caller.
@@ -109,7 +110,7 @@ const OTHERS: [&str; 30] = [
 ];
 
 /// What a credential is called.
-const CREDENTIALS: [&str; 61] = [
+const CREDENTIALS: [&str; 76] = [
     "token",           // the name most languages keep
     "chave",           // Portuguese
     "senha",           // Portuguese
@@ -171,89 +172,126 @@ const CREDENTIALS: [&str; 61] = [
     "ტოკენი",          // Georgian
     "բանալին",         // Armenian
     "açarı",           // Azerbaijani
+    "кілті",           // Kazakh (key)
+    "ачкычы",          // Kyrgyz (key)
+    "lykill",          // Icelandic
+    "allwedd",         // Welsh
+    "gako",            // Basque
+    "eochair",         // Irish
+    "ukhiye",          // Zulu
+    "maɓallin",        // Hausa
+    "clau",            // Catalan
+    "aðgangslykill",   // Icelandic: access key
+    "gakoa",           // Basque: the key
+    "tokena",          // Basque: the token
+    "tocyn",           // Welsh: token
+    "ithokheni",       // Zulu: token
+    "токендин",        // Kyrgyz: the token's
 ];
 
 /// What refuses a credential: expired, invalid, revoked.
-const REFUSED: [&str; 79] = [
-    "expirou",        // Portuguese
-    "expirado",       // Portuguese, Spanish
-    "expirada",       // Portuguese, Spanish
-    "inválido",       // Portuguese, Spanish
-    "inválida",       // Portuguese, Spanish
-    "vencido",        // Spanish
-    "caducado",       // Spanish
-    "expiró",         // Spanish
-    "expiré",         // French
-    "expirée",        // French
-    "a expiré",       // French
-    "invalide",       // French
-    "révoqué",        // French
-    "abgelaufen",     // German
-    "ungültig",       // German
-    "ungültiger",     // German
-    "ungültige",      // German
-    "истёк",          // Russian
-    "истек",          // Russian
-    "недействителен", // Russian
-    "неверный",       // Russian
-    "nieprawidłowy",  // Polish
-    "niepoprawny",    // Polish
-    "niepoprawne",    // Polish
-    "wygasł",         // Polish
-    "geçersiz",       // Turkish
-    "süresi doldu",   // Turkish
-    "scaduta",        // Italian
-    "scaduto",        // Italian
-    "non valida",     // Italian
-    "ongeldig",       // Dutch
-    "ongeldige",      // Dutch
-    "verlopen",       // Dutch
-    "neplatné",       // Czech
-    "neplatný",       // Czech
-    "vypršel",        // Czech
-    "không hợp lệ",   // Vietnamese
-    "hết hạn",        // Vietnamese
-    "tidak valid",    // Indonesian
-    "kedaluwarsa",    // Indonesian
-    "невірний",       // Ukrainian
-    "недійсний",      // Ukrainian
-    "минув",          // Ukrainian
-    "invalidă",       // Romanian
-    "a expirat",      // Romanian
-    "érvénytelen",    // Hungarian
-    "lejárt",         // Hungarian
-    "μη έγκυρο",      // Greek
-    "μη έγκυρος",     // Greek
-    "έληξε",          // Greek
-    "ogiltig",        // Swedish
-    "ogiltigt",       // Swedish
-    "har gått ut",    // Swedish
-    "ugyldig",        // Danish, Norwegian
-    "udløbet",        // Danish
-    "utløpt",         // Norwegian
-    "virheellinen",   // Finnish
-    "vanhentunut",    // Finnish
-    "neplatný",       // Slovak (as Czech)
-    "невалид*",       // Bulgarian (`*`: any ending, every gender)
-    "nevažeći",       // Croatian, Serbian
-    "istekao",        // Croatian, Serbian
-    "tidak sah",      // Malay
-    "ha caducat",     // Catalan
-    "no vàlid",       // Catalan
-    "neteisingas",    // Lithuanian
-    "negaliojantis",  // Lithuanian
-    "nederīga",       // Latvian
-    "nederīgs",       // Latvian
-    "vigane",         // Estonian
-    "kehtetu",        // Estonian
-    "aegunud",        // Estonian
-    "неважећи",       // Serbian
-    "neveljaven",     // Slovenian
-    "i pavlefshëm",   // Albanian
-    "არასწორია",      // Georgian
-    "ვადაგასულია",    // Georgian
-    "անվավեր",        // Armenian
-    "etibarsız*",     // Azerbaijani (`*`: any ending)
+const REFUSED: [&str; 101] = [
+    "expirou",              // Portuguese
+    "expirado",             // Portuguese, Spanish
+    "expirada",             // Portuguese, Spanish
+    "inválido",             // Portuguese, Spanish
+    "inválida",             // Portuguese, Spanish
+    "vencido",              // Spanish
+    "caducado",             // Spanish
+    "expiró",               // Spanish
+    "expiré",               // French
+    "expirée",              // French
+    "a expiré",             // French
+    "invalide",             // French
+    "révoqué",              // French
+    "abgelaufen",           // German
+    "ungültig",             // German
+    "ungültiger",           // German
+    "ungültige",            // German
+    "истёк",                // Russian
+    "истек",                // Russian
+    "недействителен",       // Russian
+    "неверный",             // Russian
+    "nieprawidłowy",        // Polish
+    "niepoprawny",          // Polish
+    "niepoprawne",          // Polish
+    "wygasł",               // Polish
+    "geçersiz",             // Turkish
+    "süresi doldu",         // Turkish
+    "scaduta",              // Italian
+    "scaduto",              // Italian
+    "non valida",           // Italian
+    "ongeldig",             // Dutch
+    "ongeldige",            // Dutch
+    "verlopen",             // Dutch
+    "neplatné",             // Czech
+    "neplatný",             // Czech
+    "vypršel",              // Czech
+    "không hợp lệ",         // Vietnamese
+    "hết hạn",              // Vietnamese
+    "tidak valid",          // Indonesian
+    "kedaluwarsa",          // Indonesian
+    "невірний",             // Ukrainian
+    "недійсний",            // Ukrainian
+    "минув",                // Ukrainian
+    "invalidă",             // Romanian
+    "a expirat",            // Romanian
+    "érvénytelen",          // Hungarian
+    "lejárt",               // Hungarian
+    "μη έγκυρο",            // Greek
+    "μη έγκυρος",           // Greek
+    "έληξε",                // Greek
+    "ogiltig",              // Swedish
+    "ogiltigt",             // Swedish
+    "har gått ut",          // Swedish
+    "ugyldig",              // Danish, Norwegian
+    "udløbet",              // Danish
+    "utløpt",               // Norwegian
+    "virheellinen",         // Finnish
+    "vanhentunut",          // Finnish
+    "neplatný",             // Slovak (as Czech)
+    "невалид*",             // Bulgarian (`*`: any ending, every gender)
+    "nevažeći",             // Croatian, Serbian
+    "istekao",              // Croatian, Serbian
+    "tidak sah",            // Malay
+    "ha caducat",           // Catalan
+    "no vàlid",             // Catalan
+    "neteisingas",          // Lithuanian
+    "negaliojantis",        // Lithuanian
+    "nederīga",             // Latvian
+    "nederīgs",             // Latvian
+    "vigane",               // Estonian
+    "kehtetu",              // Estonian
+    "aegunud",              // Estonian
+    "неважећи",             // Serbian
+    "neveljaven",           // Slovenian
+    "i pavlefshëm",         // Albanian
+    "არასწორია",            // Georgian
+    "ვადაგასულია",          // Georgian
+    "անվավեր",              // Armenian
+    "etibarsız*",           // Azerbaijani (`*`: any ending)
+    "жарамсыз",             // Kazakh
+    "жараксыз",             // Kyrgyz
+    "ógildur",              // Icelandic
+    "annilys",              // Welsh
+    "baliogabea",           // Basque
+    "neamhbhailí",          // Irish
+    "ongavumelekile",       // Zulu: not allowed
+    "mara inganci",         // Hausa: without validity
+    "no vàlida",            // Catalan
+    "no vàlid",             // Catalan
+    "non válida",           // Galician
+    "non válido",           // Galician
+    "мерзімі өткен",        // Kazakh: expired
+    "мөөнөтү өткөн",        // Kyrgyz: expired
+    "útrunninn",            // Icelandic: expired
+    "útrunnið",             // Icelandic: expired
+    "iraungita",            // Basque: expired
+    "iraungi da",           // Basque: has expired
+    "imithe in éag",        // Irish: expired
+    "wedi dod i ben",       // Welsh: expired
+    "iphelelwe yisikhathi", // Zulu: expired
+    "caducou",              // Galician: expired
 ];
 
 /// Tokens and keys that are no credential: a page's, a cursor's.
@@ -268,94 +306,126 @@ const NOT_CREDENTIALS: [&str; 6] = [
 
 /// A passing state: maintenance under way, a service briefly unavailable, "try again
 /// later", a document still being processed.
-const PASSING: [&str; 83] = [
-    "temporariamente indisponível",    // Portuguese
-    "em manutenção",                   // Portuguese
-    "manutenção programada",           // Portuguese
-    "tente novamente mais tarde",      // Portuguese
-    "está sendo processado",           // Portuguese
-    "temporalmente no disponible",     // Spanish
-    "en mantenimiento",                // Spanish
-    "mantenimiento programado",        // Spanish
-    "intente de nuevo más tarde",      // Spanish
-    "intente nuevamente en unos",      // Spanish
-    "se está procesando",              // Spanish
-    "temporairement indisponible",     // French
-    "en maintenance",                  // French
-    "réessayer plus tard",             // French
-    "réessayez plus tard",             // French
-    "vorübergehend nicht verfügbar",   // German
-    "wartungsarbeiten",                // German
-    "später erneut",                   // German
-    "технические работы",              // Russian
-    "временно недоступен",             // Russian
-    "попробуйте позже",                // Russian
-    "tymczasowo niedostępn*",          // Polish (`*`: any ending, both genders)
-    "przerwa techniczna",              // Polish
-    "spróbuj ponownie później",        // Polish
-    "geçici olarak kullanılamıyor",    // Turkish
-    "bakım çalışması",                 // Turkish
-    "temporaneamente non disponibile", // Italian
-    "manutenzione programmata",        // Italian
-    "riprova più tardi",               // Italian
-    "tijdelijk niet beschikbaar",      // Dutch
-    "wegens onderhoud",                // Dutch
-    "dočasně nedostupn*",              // Czech (`*`: any ending)
-    "probíhá údržba",                  // Czech
-    "đang bảo trì",                    // Vietnamese
-    "sedang dalam pemeliharaan",       // Indonesian
-    "coba beberapa saat lagi",         // Indonesian
-    "sementara tidak tersedia",        // Indonesian
-    "тимчасово недоступн*",            // Ukrainian (`*`: any ending)
-    "технічні роботи",                 // Ukrainian
-    "спробуйте пізніше",               // Ukrainian
-    "temporar indisponibil*",          // Romanian
-    "reîncercați mai târziu",          // Romanian
-    "încercați mai târziu",            // Romanian
-    "átmenetileg nem elérhető",        // Hungarian
-    "próbálja újra később",            // Hungarian
-    "προσωρινά μη διαθέσιμ*",          // Greek (`*`: any ending)
-    "δοκιμάστε ξανά αργότερα",         // Greek
-    "tillfälligt otillgänglig",        // Swedish
-    "försök igen senare",              // Swedish
-    "midlertidigt utilgængelig",       // Danish
-    "prøv igen senere",                // Danish
-    "midlertidig utilgjengelig",       // Norwegian
-    "prøv igjen senere",               // Norwegian
-    "tilapäisesti poissa käytöstä",    // Finnish
-    "yritä myöhemmin uudelleen",       // Finnish
-    "dočasne nedostupn*",              // Slovak (`*`: any ending)
-    "prebieha údržba",                 // Slovak
-    "privremeno nedostupan",           // Croatian, Serbian
-    "privremeno nedostupn*",           // Croatian, Serbian (`*`: any ending)
-    "временно недостъпн*",             // Bulgarian (`*`: any ending)
-    "опитайте отново по късно",        // Bulgarian
-    "dalam penyelenggaraan",           // Malay
-    "cuba sebentar lagi",              // Malay
-    "temporalment no disponible",      // Catalan
-    "per manteniment",                 // Catalan
-    "laikinai nepasiekiam*",           // Lithuanian (`*`: any ending)
-    "bandykite vėliau",                // Lithuanian
-    "īslaicīgi nav pieejam*",          // Latvian (`*`: any ending)
-    "ajutiselt kättesaamatu",          // Estonian
-    "proovige hiljem uuesti",          // Estonian
-    "pokušajte ponovo kasnije",        // Serbian
-    "pokušajte ponovo nakon",          // Serbian ("… nakon par minuta", after a few minutes)
-    "začasno ni na voljo",             // Slovenian
-    "привремено недостапн*",           // Macedonian (`*`: any ending)
-    "привремено недостапен",           // Macedonian, its masculine
-    "përkohësisht i padisponueshëm",   // Albanian
-    "დროებით მიუწვდომელია",            // Georgian
-    "ժամանակավորապես հասանելի չէ",     // Armenian
-    "müvəqqəti olaraq əlçatan deyil",  // Azerbaijani
-    "vaqtincha mavjud emas",           // Uzbek
-    "pansamantalang hindi magagamit",  // Filipino
-    "haipatikani kwa muda",            // Swahili
-    "түр ашиглах боломжгүй",           // Mongolian
+const PASSING: [&str; 114] = [
+    "temporariamente indisponível",      // Portuguese
+    "em manutenção",                     // Portuguese
+    "manutenção programada",             // Portuguese
+    "tente novamente mais tarde",        // Portuguese
+    "está sendo processado",             // Portuguese
+    "temporalmente no disponible",       // Spanish
+    "en mantenimiento",                  // Spanish
+    "mantenimiento programado",          // Spanish
+    "intente de nuevo más tarde",        // Spanish
+    "intente nuevamente en unos",        // Spanish
+    "se está procesando",                // Spanish
+    "temporairement indisponible",       // French
+    "en maintenance",                    // French
+    "réessayer plus tard",               // French
+    "réessayez plus tard",               // French
+    "vorübergehend nicht verfügbar",     // German
+    "wartungsarbeiten",                  // German
+    "später erneut",                     // German
+    "технические работы",                // Russian
+    "временно недоступен",               // Russian
+    "попробуйте позже",                  // Russian
+    "tymczasowo niedostępn*",            // Polish (`*`: any ending, both genders)
+    "przerwa techniczna",                // Polish
+    "spróbuj ponownie później",          // Polish
+    "geçici olarak kullanılamıyor",      // Turkish
+    "bakım çalışması",                   // Turkish
+    "temporaneamente non disponibile",   // Italian
+    "manutenzione programmata",          // Italian
+    "riprova più tardi",                 // Italian
+    "tijdelijk niet beschikbaar",        // Dutch
+    "wegens onderhoud",                  // Dutch
+    "dočasně nedostupn*",                // Czech (`*`: any ending)
+    "probíhá údržba",                    // Czech
+    "đang bảo trì",                      // Vietnamese
+    "sedang dalam pemeliharaan",         // Indonesian
+    "coba beberapa saat lagi",           // Indonesian
+    "sementara tidak tersedia",          // Indonesian
+    "тимчасово недоступн*",              // Ukrainian (`*`: any ending)
+    "технічні роботи",                   // Ukrainian
+    "спробуйте пізніше",                 // Ukrainian
+    "temporar indisponibil*",            // Romanian
+    "reîncercați mai târziu",            // Romanian
+    "încercați mai târziu",              // Romanian
+    "átmenetileg nem elérhető",          // Hungarian
+    "próbálja újra később",              // Hungarian
+    "προσωρινά μη διαθέσιμ*",            // Greek (`*`: any ending)
+    "δοκιμάστε ξανά αργότερα",           // Greek
+    "tillfälligt otillgänglig",          // Swedish
+    "försök igen senare",                // Swedish
+    "midlertidigt utilgængelig",         // Danish
+    "prøv igen senere",                  // Danish
+    "midlertidig utilgjengelig",         // Norwegian
+    "prøv igjen senere",                 // Norwegian
+    "tilapäisesti poissa käytöstä",      // Finnish
+    "yritä myöhemmin uudelleen",         // Finnish
+    "dočasne nedostupn*",                // Slovak (`*`: any ending)
+    "prebieha údržba",                   // Slovak
+    "privremeno nedostupan",             // Croatian, Serbian
+    "privremeno nedostupn*",             // Croatian, Serbian (`*`: any ending)
+    "временно недостъпн*",               // Bulgarian (`*`: any ending)
+    "опитайте отново по късно",          // Bulgarian
+    "dalam penyelenggaraan",             // Malay
+    "cuba sebentar lagi",                // Malay
+    "temporalment no disponible",        // Catalan
+    "per manteniment",                   // Catalan
+    "laikinai nepasiekiam*",             // Lithuanian (`*`: any ending)
+    "bandykite vėliau",                  // Lithuanian
+    "īslaicīgi nav pieejam*",            // Latvian (`*`: any ending)
+    "ajutiselt kättesaamatu",            // Estonian
+    "proovige hiljem uuesti",            // Estonian
+    "pokušajte ponovo kasnije",          // Serbian
+    "pokušajte ponovo nakon",            // Serbian ("… nakon par minuta", after a few minutes)
+    "začasno ni na voljo",               // Slovenian
+    "привремено недостапн*",             // Macedonian (`*`: any ending)
+    "привремено недостапен",             // Macedonian, its masculine
+    "përkohësisht i padisponueshëm",     // Albanian
+    "დროებით მიუწვდომელია",              // Georgian
+    "ժամանակավորապես հասանելի չէ",       // Armenian
+    "müvəqqəti olaraq əlçatan deyil",    // Azerbaijani
+    "vaqtincha mavjud emas",             // Uzbek
+    "pansamantalang hindi magagamit",    // Filipino
+    "haipatikani kwa muda",              // Swahili
+    "түр ашиглах боломжгүй",             // Mongolian
+    "insizakalo ayitholakali",           // Zulu
+    "қызмет қолжетімсіз",                // Kazakh
+    "кызмат жеткиликтүү эмес",           // Kyrgyz
+    "þjónusta ekki tiltæk",              // Icelandic
+    "þjónustu hendi", // Icelandic, as a web framework's translation words a service unavailable
+    "níl an tseirbhís ar fáil", // Irish
+    "gwasanaeth ddim ar gael", // Welsh
+    "ddim ar gael dros dro", // Welsh: not available for the time being
+    "zerbitzua ez dago erabilgarri", // Basque
+    "servizo non dispoñible", // Galician
+    "temporalmente non dispoñible", // Galician
+    "no disponible temporalment", // Catalan
+    "servei no disponible", // Catalan
+    "уақытша қолжетімсіз", // Kazakh: temporarily unavailable
+    "убактылуу жеткиликсиз", // Kyrgyz: temporarily unavailable
+    "aldi baterako ez dago erabilgarri", // Basque: not available for a while
+    "mantentze lanetan", // Basque: under maintenance
+    "saiatu berriro geroago", // Basque: try again later
+    "en mantemento",  // Galician: under maintenance
+    "inténtao de novo máis tarde", // Galician: try again later
+    "en manteniment", // Catalan: under maintenance
+    "torneu ho a provar més tard", // Catalan: try again later
+    "í viðhaldi",     // Icelandic: under maintenance
+    "reyndu aftur síðar", // Icelandic: try again later
+    "tímabundið ekki tiltæk", // Icelandic: temporarily not available
+    "ceisiwch eto yn nes ymlaen", // Welsh: try again later
+    "cynnal a chadw", // Welsh: maintenance
+    "техникалық жұмыстар", // Kazakh: maintenance works
+    "кейінірек қайталап көріңіз", // Kazakh: try again later
+    "техникалык иштер", // Kyrgyz: maintenance works
+    "кийинчерээк кайра аракет", // Kyrgyz: try again later
 ];
 
 /// Entries in scripts whose marks split words, matched as parts of the lowered text:
-/// (Thai, Arabic, Hebrew, Persian, Devanagari, Bengali, Urdu) for each meaning.
+/// (Thai, Lao, Khmer, Burmese, Arabic, Hebrew, Persian, Urdu, Ethiopic and the scripts
+/// of India and Sri Lanka) for each meaning.
 const ACCOUNT_UNSPACED: [&str; 5] = [
     "เครดิตไม่เพียงพอ",             // Thai: credit not enough
     "اشحن رصيدك",                // Arabic: top up your balance
@@ -367,23 +437,102 @@ const CREDENTIALS_UNSPACED: [&str; 2] = [
     "अमान्य टोकन", // Hindi: invalid token
     "टोकन अमान्य", // Hindi: token invalid
 ];
-const PASSING_UNSPACED: [&str; 10] = [
-    "ปิดปรับปรุง",                 // Thai: closed for maintenance
-    "تحت الصيانة",              // Arabic: under maintenance
-    "غير متاحة مؤقت",           // Arabic: temporarily unavailable
-    "בתחזוקה",                  // Hebrew: under maintenance
-    "موقتاً در دسترس نیست",      // Persian: temporarily unavailable
-    "موقتا در دسترس نیست",      // Persian, written without the tanwin
-    "در حال بروزرسانی",         // Persian: being updated
-    "अस्थायी रूप से अनुपलब्ध",       // Hindi: temporarily unavailable
-    "সাময়িকভাবে অনুপলব্ধ",          // Bengali: temporarily unavailable
-    "عارضی طور پر دستیاب نہیں", // Urdu: temporarily unavailable
+/// What a credential is called in scripts whose marks split words, matched as parts of
+/// the lowered text: a key named with the `api` English lends it ("API కీ", "API ಕೀ"),
+/// so that a phone number or a code called invalid names no credential. Read beside
+/// [`REFUSED_UNSPACED`]; each entry commented with its language.
+const CREDENTIAL_NAMES_UNSPACED: [&str; 22] = [
+    "ቁልፍ",      // Amharic: key
+    "សោ api",   // Khmer: API key
+    "api ကီး",   // Burmese
+    "api යතුර",  // Sinhala
+    "api కీ",    // Telugu
+    "api ಕೀ",    // Kannada
+    "api കീ",   // Malayalam
+    "api કી",   // Gujarati
+    "api ਕੁੰਜੀ",  // Punjabi
+    "ລະຫັດ api", // Lao: API code
+    "டோக்கன்",    // Tamil: token
+    "api சாவி",  // Tamil: API key
+    "ቶከን",      // Amharic: token
+    "ថូខឹន",      // Khmer: token
+    "တိုကင်",      // Burmese: token
+    "ටෝකන",     // Sinhala: token
+    "టోకెన్",      // Telugu: token
+    "ಟೋಕನ್",      // Kannada: token
+    "ടോക്കൺ",    // Malayalam: token
+    "ટોકન",     // Gujarati: token
+    "ਟੋਕਨ",      // Punjabi: token
+    "ໂທເຄັນ",    // Lao: token
+];
+
+/// Words that refuse a credential in those scripts: invalid, not correct; each entry
+/// commented with its language.
+const REFUSED_UNSPACED: [&str; 22] = [
+    "ልክ ያልሆነ",      // Amharic: not right
+    "មិនត្រឹមត្រូវ",     // Khmer: not correct
+    "မမှန်ကန်",        // Burmese: not correct
+    "වලංගු නොවන",    // Sinhala: not valid
+    "చెల్లని",         // Telugu: invalid
+    "ಅಮಾನ್ಯ",        // Kannada: invalid
+    "അസാധുവായ",        // Malayalam: invalid
+    "અમાન્ય",        // Gujarati: invalid
+    "ਅਵੈਧ",          // Punjabi: invalid
+    "ບໍ່ຖືກຕ້ອງ",       // Lao: not correct
+    "தவறான",         // Tamil: wrong
+    "ጊዜው ያለፈበት",    // Amharic: expired
+    "ផុតកំណត់",        // Khmer: expired
+    "သက်တမ်းကုန်",      // Burmese: expired
+    "කල් ඉකුත්",       // Sinhala: expired
+    "గడువు ముగిసింది", // Telugu: expired
+    "ಅವಧಿ ಮುಗಿದಿದೆ",    // Kannada: expired
+    "കാലഹരണപ്പെട്ടു",   // Malayalam: expired
+    "સમાપ્ત થયું",     // Gujarati: expired
+    "ਮਿਆਦ ਪੁੱਗ",      // Punjabi: expired
+    "ໝົດອາຍຸ",        // Lao: expired
+    "காலாவதி",        // Tamil: expired
+];
+const PASSING_UNSPACED: [&str; 34] = [
+    "ปิดปรับปรุง",                                // Thai: closed for maintenance
+    "تحت الصيانة",                             // Arabic: under maintenance
+    "غير متاحة مؤقت",                          // Arabic: temporarily unavailable
+    "בתחזוקה",                                 // Hebrew: under maintenance
+    "موقتاً در دسترس نیست",                     // Persian: temporarily unavailable
+    "موقتا در دسترس نیست",                     // Persian, written without the tanwin
+    "در حال بروزرسانی",                        // Persian: being updated
+    "अस्थायी रूप से अनुपलब्ध",                      // Hindi: temporarily unavailable
+    "সাময়িকভাবে অনুপলব্ধ",                         // Bengali: temporarily unavailable
+    "عارضی طور پر دستیاب نہیں",                // Urdu: temporarily unavailable
+    "የአገልግሎት መቋረጥ",                            // Amharic: the service interrupted
+    "សេវាមិនអាចប្រើ",                            // Khmer
+    "සේවා නොමැත",                               // Sinhala
+    "సహాయము అందించుట వీలుకాదు",                    // Telugu
+    "తాత్కాలికంగా అందుబాటులో లేదు",                    // Telugu: temporarily unavailable
+    "സേവനം ലഭ്യമല്ല",                            // Malayalam
+    "ਸੇਵਾ ਉਪਲੱਬਧ ਨਹੀਂ",                           // Punjabi
+    "ບໍ່\u{200b}ມີ\u{200b}ບໍ\u{200b}ລິ\u{200b}ການ", // Lao, its syllables split by zero-width spaces
+    "ບໍ່ມີບໍລິການ",                                 // Lao
+    "சேவை கிடைக்கவில்லை",                        // Tamil: the service not obtainable
+    "ဝန်ဆောင်မှုမရရှိနိုင်ပါ",                          // Burmese
+    "ಸೇವೆ ಲಭ್ಯವಿಲ್ಲ",                               // Kannada
+    "સેવા ઉપલબ્ધ નથી",                           // Gujarati
+    "સેવા ઉપલબ્ઘ નથી",           // Gujarati, as a web framework's translation spells it
+    "నిర్వహణలో",                  // Telugu: under maintenance
+    "తర్వాత మళ్లీ ప్రయత్నించండి",      // Telugu: try again later
+    "பராமரிப்பில்",               // Tamil: under maintenance
+    "பின்னர் மீண்டும் முயற்சிக்கவும்", // Tamil: try again later
+    "ನಿರ್ವಹಣೆಯಲ್ಲಿ",                // Kannada: under maintenance
+    "അറ്റകുറ്റപ്പണി",              // Malayalam: maintenance
+    "ጥገና ላይ",                  // Amharic: under maintenance
+    "ቆይተው እንደገና ይሞክሩ",         // Amharic: try again later
+    "ព្យាយាមម្តងទៀតនៅពេលក្រោយ",    // Khmer: try again later
+    "ລອງໃໝ່ພາຍຫຼັງ",              // Lao: try again later
 ];
 
 /// The request's own mistake: a field required, a thing it names not found. A 5xx or a
 /// 2xx error envelope that says so is the request's to mend, as in English ("is
 /// required", "not found"). Each entry commented with its language.
-const REQUEST: [&str; 61] = [
+const REQUEST: [&str; 70] = [
     "é obrigatório",              // Portuguese
     "é obrigatória",              // Portuguese
     "não encontrado",             // Portuguese
@@ -445,11 +594,27 @@ const REQUEST: [&str; 61] = [
     "diperlukan",                 // Malay (required)
     "wajib diisi",                // Indonesian (must be filled in)
     "није пронађен*",             // Serbian (`*`: any ending)
+    "табылмады",                  // Kazakh
+    "табылган жок",               // Kyrgyz
+    "ez da aurkitu",              // Basque
+    "non atopado",                // Galician
+    "non atopada",                // Galician
+    "non se atopou",              // Galician
+    "ni chanfuwyd",               // Welsh
+    "fannst ekki",                // Icelandic
+    "níor aimsíodh",              // Irish
 ];
 
 /// The request's mistake in Persian, whose marks split words: "یافت نشد" (not found),
 /// "ارسال نشده است" (was not sent), "الزامی است" (is required).
-const REQUEST_UNSPACED: [&str; 3] = ["یافت نشد", "ارسال نشده است", "الزامی است"];
+const REQUEST_UNSPACED: [&str; 6] = [
+    "یافت نشد",       // Persian
+    "ارسال نشده است", // Persian
+    "الزامی است",     // Persian
+    "አልተገኘም",         // Amharic
+    "దొరకలేదు",         // Telugu
+    "കണ്ടെത്തിയില്ല",    // Malayalam
+];
 
 /// Whether `text`, whose [`crate::passed::words`] are `words`, says in one of these
 /// languages that the request itself is wrong. Read after every other meaning: a passing
@@ -498,8 +663,9 @@ pub(super) fn read(words: &[String], text: &str) -> Option<Recovery> {
     if (has(&ACCOUNT) || has_unspaced(&ACCOUNT_UNSPACED)) && !has(&OTHERS) {
         return Some(Recovery::Account);
     }
-    let credentials_refused =
-        (has(&CREDENTIALS) && has(&REFUSED)) || has_unspaced(&CREDENTIALS_UNSPACED);
+    let credentials_refused = (has(&CREDENTIALS) && has(&REFUSED))
+        || has_unspaced(&CREDENTIALS_UNSPACED)
+        || (has_unspaced(&CREDENTIAL_NAMES_UNSPACED) && has_unspaced(&REFUSED_UNSPACED));
     if credentials_refused && !has(&NOT_CREDENTIALS) {
         return Some(Recovery::Credentials);
     }
@@ -766,5 +932,125 @@ mod tests {
         {
             assert_eq!(read(text), None, "{text}");
         }
+    }
+    #[test]
+    fn a_passing_state_and_a_refused_key_in_twenty_more_languages() {
+        for text in [
+            "የአገልግሎት መቋረጥ",
+            "សេវាមិនអាចប្រើ",
+            "සේවා නොමැත",
+            "సహాయము అందించుట వీలుకాదు",
+            "സേവനം ലഭ്യമല്ല",
+            "ਸੇਵਾ ਉਪਲੱਬਧ ਨਹੀਂ",
+            "ບໍ່\u{200b}ມີ\u{200b}ບໍ\u{200b}ລິ\u{200b}ການ",
+            "சேவை கிடைக்கவில்லை",
+            "Insizakalo Ayitholakali",
+            "Қызмет қолжетімсіз",
+            "кызмат жеткиликтүү эмес",
+            "Níl an tseirbhís ar fáil",
+            "Gwasanaeth Ddim Ar Gael",
+            "Zerbitzua ez dago erabilgarri",
+            "Servizo non dispoñible",
+            "Þjónusta ekki tiltæk",
+            "Servei no disponible temporalment",
+        ] {
+            assert_eq!(read(text), Some(Recovery::Transient), "{text}");
+        }
+        for text in [
+            "ልክ ያልሆነ የኤፒአይ ቁልፍ",
+            "សោ API មិនត្រឹមត្រូវ",
+            "API ကီး မမှန်ကန်ပါ",
+            "වලංගු නොවන API යතුර",
+            "చెల్లని API కీ",
+            "ಅಮಾನ್ಯ API ಕೀ",
+            "അസാധുവായ API കീ",
+            "અમાન્ય API કી",
+            "ਅਵੈਧ API ਕੁੰਜੀ",
+            "ລະຫັດ API ບໍ່ຖືກຕ້ອງ",
+            "API кілті жарамсыз",
+            "API ачкычы жараксыз",
+            "Ógildur API-lykill",
+            "Allwedd API annilys",
+            "API gako baliogabea",
+            "Eochair API neamhbhailí",
+            "Ukhiye we-API ongavumelekile",
+            "Maɓallin API mara inganci",
+            "Clau d'API no vàlida",
+        ] {
+            assert_eq!(read(text), Some(Recovery::Credentials), "{text}");
+        }
+        // Something else called invalid, in the same words, is no credential.
+        for text in [
+            "చెల్లని ఫోన్ నంబర్",
+            "അസാധുവായ ഫോൺ നമ്പർ",
+            "Kennitala er ógild",
+            "Mae'r cod post yn annilys",
+            "Inombolo yocingo engavumelekile",
+        ] {
+            assert_eq!(read(text), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn a_thing_not_found_in_more_languages_is_the_requests_mistake() {
+        for text in [
+            "አልተገኘም",
+            "దొరకలేదు",
+            "കണ്ടെത്തിയില്ല",
+            "Шот табылмады",
+            "Эсеп табылган жок",
+            "Faktura ez da aurkitu",
+            "Factura non atopada",
+            "Ni chanfuwyd yr anfoneb",
+            "Reikningur fannst ekki",
+            "Níor aimsíodh an sonrasc",
+        ] {
+            assert!(super::says_request(&words(text), text), "{text}");
+        }
+        assert!(!super::says_request(
+            &words("Reikningur mótteknn"),
+            "Reikningur mótteknn"
+        ));
+    }
+    #[test]
+    fn an_expired_token_and_maintenance_in_those_languages() {
+        for text in [
+            "ቶከን ጊዜው ያለፈበት ነው",
+            "ថូខឹនផុតកំណត់",
+            "တိုကင် သက်တမ်းကုန်သွားပါပြီ",
+            "ටෝකනය කල් ඉකුත් වී ඇත",
+            "టోకెన్ గడువు ముగిసింది",
+            "ಟೋಕನ್ ಅವಧಿ ಮುಗಿದಿದೆ",
+            "ടോക്കൺ കാലഹരണപ്പെട്ടു",
+            "ટોકન સમાપ્ત થયું",
+            "ਟੋਕਨ ਦੀ ਮਿਆਦ ਪੁੱਗ ਗਈ",
+            "ໂທເຄັນໝົດອາຍຸ",
+            "டோக்கன் காலாவதியானது",
+            "Токен мерзімі өткен",
+            "Токендин мөөнөтү өткөн",
+            "Aðgangslykill er útrunninn",
+            "Tokena iraungita dago",
+            "Mae'r tocyn wedi dod i ben",
+            "Ithokheni iphelelwe yisikhathi",
+        ] {
+            assert_eq!(read(text), Some(Recovery::Credentials), "{text}");
+        }
+        for text in [
+            "Zerbitzua aldi baterako ez dago erabilgarri",
+            "Sistema mantentze-lanetan dago",
+            "O servizo está en mantemento",
+            "El servei està en manteniment",
+            "Kerfið er í viðhaldi",
+            "Ceisiwch eto yn nes ymlaen",
+            "Техникалық жұмыстар жүргізілуде",
+            "సేవ నిర్వహణలో ఉంది",
+            "சேவை பராமரிப்பில் உள்ளது",
+            "ጥገና ላይ ነው። ቆይተው እንደገና ይሞክሩ",
+        ] {
+            assert_eq!(read(text), Some(Recovery::Transient), "{text}");
+        }
+        // An offer or a code that expired is no credential.
+        assert_eq!(read("Tarjouskoodi iraungita dago"), None);
+        assert_eq!(read("ఆఫర్ గడువు ముగిసింది"), None);
     }
 }

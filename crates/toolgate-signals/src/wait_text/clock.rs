@@ -16,8 +16,24 @@
 const O_CLOCK: [&str; 3] = ["uur", "uhr", "h"];
 
 /// A word before the hour and the word behind it that together say "at that hour":
-/// Dutch "om 9 uur", where `uur` after any other word is hours ("over 2 uur").
-const AT_THE_HOUR: [(&str, &str); 1] = [("om", "uur")];
+/// Dutch "om 9 uur", where `uur` after any other word is hours ("over 2 uur"), and
+/// Vietnamese "lúc 9 giờ".
+const AT_THE_HOUR: [(&str, &str); 2] = [("om", "uur"), ("lúc", "giờ")];
+
+/// Words that are both "hours" and "o'clock", each commented with its language: Dutch
+/// "na 15 uur" is after three in the afternoon, "na 2 uur" after two hours; Vietnamese
+/// "sau 14 giờ" after two in the afternoon, "sau 2 giờ" after two hours.
+const HOURS_OR_O_CLOCK: [&str; 2] = [
+    "uur", // Dutch
+    "giờ", // Vietnamese
+];
+
+/// Words for "after" before which an hour of the afternoon and a word of
+/// [`HOURS_OR_O_CLOCK`] name the clock, each commented with its language.
+const AFTER_THE_WHOLE_HOUR: [&str; 2] = [
+    "na",  // Dutch
+    "sau", // Vietnamese
+];
 
 /// Words for "after" before which an hour glued to `h` is an hour of the clock, each
 /// commented with its language: French "après 14h", Portuguese "após 14h", Vietnamese
@@ -48,7 +64,13 @@ pub(super) fn time_of_day(before: &str, number: &str, next: Option<&str>) -> boo
     let number = number.trim_end_matches(['.', ',', ';', ')', '!']);
     let Some(i) = number.find([':', 'h', '.']) else {
         return is_hour(number)
-            && next.is_some_and(|n| n == "uhr" || AT_THE_HOUR.contains(&(before, n)));
+            && next.is_some_and(|n| {
+                n == "uhr"
+                    || AT_THE_HOUR.contains(&(before, n))
+                    || (HOURS_OR_O_CLOCK.contains(&n)
+                        && AFTER_THE_WHOLE_HOUR.contains(&before)
+                        && afternoon(number))
+            });
     };
     let (hour, rest) = number.split_at(i);
     let minutes = &rest[1..];
@@ -63,6 +85,13 @@ pub(super) fn time_of_day(before: &str, number: &str, next: Option<&str>) -> boo
     // A point is a decimal's as often as a clock's: "1.5 uur" is an hour and a half,
     // "14.30 uur" half past two, told apart by the two digits and the word for o'clock.
     is_minutes && (!rest.starts_with('.') || next.is_some_and(|n| O_CLOCK.contains(&n)))
+}
+
+/// Whether `hour` is one of the afternoon or evening, 13 to 23: after a word for "after",
+/// "15 uur" and "14 giờ" are rarely a wait of that many hours, while 24 is a day ("sau
+/// 24 giờ") and 1 to 12 as often two hours as two o'clock, which stay amounts.
+fn afternoon(hour: &str) -> bool {
+    hour.parse::<u8>().is_ok_and(|h| (13..=23).contains(&h))
 }
 
 /// Whether `text` is an hour of the clock: one or two digits, 0 to 24.
@@ -134,6 +163,24 @@ mod tests {
             ("Probeer het over 2 uur opnieuw.", Some(s(7200))),
             ("Probeer het over 1.5 uur opnieuw.", Some(s(5400))),
             ("Retry after 14h.", Some(s(14 * 3600))),
+        ] {
+            assert_eq!(wait_in(text), want, "{text}");
+        }
+    }
+    #[test]
+    fn an_afternoon_hour_after_a_word_for_after_is_the_clock_not_hours() {
+        let s = Duration::from_secs;
+        for (text, want) in [
+            ("Te veel verzoeken. Probeer het na 15 uur opnieuw.", None),
+            ("Probeer het vandaag na 17 uur opnieuw", None),
+            ("Quá nhiều yêu cầu. Vui lòng thử lại sau 14 giờ.", None),
+            ("Thử lại sau 14 giờ 30.", None),
+            ("Thử lại lúc 9 giờ", None),
+            // Hours that are as often an amount stay one, and a day is a day.
+            ("Probeer het na 2 uur opnieuw.", Some(s(7200))),
+            ("Vui lòng thử lại sau 2 giờ.", Some(s(7200))),
+            ("Thử lại sau 24 giờ.", Some(s(86_400))),
+            ("Probeer het over 15 uur opnieuw.", Some(s(15 * 3600))),
         ] {
             assert_eq!(wait_in(text), want, "{text}");
         }

@@ -17,7 +17,13 @@
 //! read by [`time_to_come_before`], the verbs also as instructions. So do Armenian,
 //! Uzbek, Hindi, Marathi, Nepali, Bengali, Urdu and Mongolian ("20 վայրկյան հետո",
 //! "30 সেকেন্ড পরে"); Georgian carries its "in" as the unit's ending ("30 წამში"), and
-//! Swahili puts the unit before its number ("baada ya sekunde 20").
+//! Swahili puts the unit before its number ("baada ya sekunde 20"), as Hausa ("a cikin
+//! daƙiƙa 30"), Zulu ("emizuzwaneni eyi-30", the unit carrying "in") and Sinhala ("තත්පර
+//! 30 කින්") do; Amharic, Kazakh, Kyrgyz, Punjabi and Basque put their "in" or "after"
+//! behind the unit ("በ30 ሰከንድ ውስጥ", "30 секундтан соң", "30 segundo barru"), and Yoruba
+//! writes a second in two words ("ìsẹ́jú-ààyá"). Units that take case endings (Tamil,
+//! Telugu, Kannada, Malayalam, Khmer, Burmese, Finnish, Hungarian, Turkish) are read by
+//! their stems ([`super::stems`]).
 //!
 //! Source of the first: <https://ajuda.omie.com.br/pt-BR/articles/8001888-tratando-os-erros-de-api>
 //! ("Requisições redundantes liberadas a cada 60 segundos"). The triggers are matched
@@ -30,40 +36,85 @@ use crate::num::TimeUnit;
 
 /// Words after which an amount of time is a time to come (the English `in`, `after`);
 /// each entry commented with its language. German's `in` is the English word.
-pub(super) const TRIGGERS: [&str; 28] = [
-    " em ",            // Portuguese
-    " após ",          // Portuguese
-    " en ",            // Spanish
-    " tras ",          // Spanish
-    " dans ",          // French
-    " après ",         // French
-    " nach ",          // German
-    " через ",         // Russian
-    " za ",            // Polish, Czech
-    " tra ",           // Italian
-    " fra ",           // Italian
-    " sau ",           // Vietnamese
-    " dalam ",         // Indonesian
-    " setelah ",       // Indonesian
-    "ใน ",             // Thai, which writes no space before it
-    " بعد ",           // Arabic
-    " בעוד ",          // Hebrew
-    " peste ",         // Romanian
-    " σε ",            // Greek
-    " om ",            // Swedish, Danish, Norwegian
-    " o ",             // Slovak
-    " след ",          // Bulgarian
-    " na ",            // Dutch
-    " d'aquí a ",      // Catalan
-    " pēc ",           // Latvian
-    " čez ",           // Slovenian
-    " pagkatapos ng ", // Filipino
-    " baada ya ",      // Swahili, its unit before the number ("baada ya sekunde 20")
+pub(super) const TRIGGERS: [&str; 46] = [
+    " em ",                       // Portuguese
+    " após ",                     // Portuguese
+    " en ",                       // Spanish
+    " tras ",                     // Spanish
+    " dans ",                     // French
+    " après ",                    // French
+    " nach ",                     // German
+    " через ",                    // Russian
+    " za ",                       // Polish, Czech
+    " tra ",                      // Italian
+    " fra ",                      // Italian
+    " sau ",                      // Vietnamese
+    " dalam ",                    // Indonesian
+    " setelah ",                  // Indonesian
+    "ใน ",                        // Thai, which writes no space before it
+    " بعد ",                      // Arabic
+    " בעוד ",                     // Hebrew
+    " peste ",                    // Romanian
+    " σε ",                       // Greek
+    " om ",                       // Swedish, Danish, Norwegian
+    " o ",                        // Slovak
+    " след ",                     // Bulgarian
+    " na ",                       // Dutch
+    " d'aquí a ",                 // Catalan
+    " pēc ",                      // Latvian
+    " čez ",                      // Slovenian
+    " pagkatapos ng ",            // Filipino
+    " baada ya ",                 // Swahili, its unit before the number ("baada ya sekunde 20")
+    " eftir ",                    // Icelandic ("reyndu aftur eftir 30 sekúndur")
+    " i gceann ",                 // Irish ("i gceann 30 soicind")
+    " mewn ",                     // Welsh ("ceisiwch eto mewn 30 eiliad")
+    " a cikin ",                  // Hausa, its unit before the number ("a cikin daƙiƙa 30")
+    " l\u{1eb9}\u{301}y\u{ec}n ", // Yoruba `lẹ́yìn` ("lẹ́yìn 30 ìsẹ́jú-ààyá")
+    " баъд аз ",                  // Tajik ("баъд аз 30 сония")
+    " دوای ",                     // Kurdish (Sorani) ("دوای ١٠ چرکە")
+    "ໃນອີກ ",                      // Lao, which writes no space before it ("ລອງໃໝ່ໃນອີກ 30 ວິນາທີ")
+    " di ",                       // Kurdish (Kurmanji), closed by `de` ("di 30 çirkeyan de")
+    " dentro de ",                // Portuguese, Spanish, Galician: within ("dentro de 30 segundos")
+    "ក្នុងរយៈពេល ",                  // Khmer: within a period of, written with no space before it
+    "បន្ទាប់ពី ",                     // Khmer: after
+    "ຫຼັງຈາກ ",                     // Lao: after
+    " bayan ",                    // Hausa: after, its unit first ("bayan daƙiƙa 30")
+    " ngemuva ",                  // Zulu: after, its unit first ("ngemuva kwemizuzwana engu-30")
+    " пас аз ",                   // Tajik: after
+    " piştî ",                    // Kurdish (Kurmanji): after
+    " ar ôl ",                    // Welsh: after
+];
+
+/// Words put before a time of day with its zone to come back at ("réessayez après 14h00
+/// UTC", "nach 14:00 UTC", "thử lại sau 14:00 UTC"), read as the English `after`, `at`
+/// and `until` are; each entry commented with its language.
+pub(super) const BEFORE_AN_INSTANT: [&str; 21] = [
+    " après ",          // French
+    " à ",              // French
+    " nach ",           // German
+    " um ",             // German
+    " após ",           // Portuguese
+    " às ",             // Portuguese
+    " después de las ", // Spanish
+    " a las ",          // Spanish
+    " tras las ",       // Spanish
+    " dopo le ",        // Italian
+    " alle ",           // Italian
+    " na ",             // Dutch
+    " om ",             // Dutch, Swedish, Danish, Norwegian
+    " po ",             // Polish
+    " после ",          // Russian
+    " в ",              // Russian
+    " sau ",            // Vietnamese
+    " lúc ",            // Vietnamese
+    " efter ",          // Swedish, Danish
+    " klo ",            // Finnish ("klo 14.00 UTC")
+    " kl. ",            // Swedish, Danish, Norwegian ("kl. 14.00 CET")
 ];
 
 /// Words that tell the caller to wait, followed by the amount (the English `wait`,
 /// `try again in`); each entry commented with its language.
-pub(super) const TOLD: [&str; 70] = [
+pub(super) const TOLD: [&str; 81] = [
     " aguarde ",                     // Portuguese, Spanish
     " aguardar ",                    // Portuguese ("é preciso aguardar 1 hora")
     " aguardado ",                   // Portuguese ("deve ser aguardado 1 hora")
@@ -134,24 +185,56 @@ pub(super) const TOLD: [&str; 70] = [
     " maghintay ng ",                // Filipino
     " jaribu tena baada ya ",        // Swahili
     " subiri ",                      // Swahili
+    " ફરીથી પ્રયાસ કરો ",             // Gujarati: try again
+    " uzame futhi ",                 // Zulu: try again ("uzame futhi emizuzwaneni eyi-30")
+    " sake gwadawa a cikin ",        // Hausa: try again in
+    " reyndu aftur eftir ",          // Icelandic: try again after
+    "ລໍຖ້າ ",                          // Lao: wait, written with no space before it
+    " bíddu í ",                     // Icelandic: wait for
+    " fan ",                         // Irish: wait
+    " arhoswch ",                    // Welsh: wait
+    " itxaron ",                     // Basque: wait
+    " agarde ",                      // Galician: wait
+    " esperi ",                      // Catalan: wait
 ];
 
 /// Words put behind an amount of time to make it a time to come (Turkish `sonra`,
 /// "10 saniye sonra": ten seconds after); each entry commented with its language.
-const AFTER_THE_AMOUNT: [&str; 13] = [
-    " sonra",    // Turkish
-    " múlva",    // Hungarian ("30 másodperc múlva")
-    " kuluttua", // Finnish ("30 sekunnin kuluttua")
-    " pärast",   // Estonian ("30 sekundi pärast")
-    " кейін",    // Kazakh ("30 секундтан кейін")
-    " بعد",      // Persian ("60 ثانیه بعد")
-    " հետո",     // Armenian ("20 վայրկյան հետո")
-    " keyin",    // Uzbek ("15 soniyadan keyin")
-    " बाद",      // Hindi ("30 सेकंड बाद")
-    " नंतर",      // Marathi ("30 सेकंद नंतर")
-    " पछि",      // Nepali ("60 सेकेन्ड पछि")
-    " পরে",      // Bengali ("30 সেকেন্ড পরে")
-    " дараа",    // Mongolian ("30 секундын дараа")
+const AFTER_THE_AMOUNT: [&str; 34] = [
+    " sonra",      // Turkish
+    " múlva",      // Hungarian ("30 másodperc múlva")
+    " kuluttua",   // Finnish ("30 sekunnin kuluttua")
+    " pärast",     // Estonian ("30 sekundi pärast")
+    " кейін",      // Kazakh ("30 секундтан кейін")
+    " بعد",        // Persian ("60 ثانیه بعد")
+    " հետո",       // Armenian ("20 վայրկյան հետո")
+    " keyin",      // Uzbek ("15 soniyadan keyin")
+    " बाद",        // Hindi ("30 सेकंड बाद")
+    " नंतर",        // Marathi ("30 सेकंद नंतर")
+    " पछि",        // Nepali ("60 सेकेन्ड पछि")
+    " পরে",        // Bengali ("30 সেকেন্ড পরে")
+    " дараа",      // Mongolian ("30 секундын дараа")
+    " ውስጥ",        // Amharic: within ("በ30 ሰከንድ ውስጥ")
+    " соң",        // Kazakh ("30 секундтан соң")
+    " кийин",      // Kyrgyz ("30 секунддан кийин")
+    " barru",      // Basque: within ("30 segundo barru")
+    " ਵਿੱਚ",        // Punjabi: in ("30 ਸਕਿੰਟਾਂ ਵਿੱਚ")
+    " කින්",         // Sinhala: in, its unit before the number ("තත්පර 30 කින්")
+    " päästä",     // Finnish: after ("2 minuutin päästä")
+    " elteltével", // Hungarian: once … passed ("20 másodperc elteltével")
+    " belül",      // Hungarian: within ("2 percen belül")
+    " içinde",     // Turkish: within ("20 saniye içinde")
+    " በኋላ",        // Amharic: after ("ከ30 ሰከንድ በኋላ")
+    " తర్వాత",       // Telugu: after
+    " பிறகு",      // Tamil: after
+    " கழித்து",     // Tamil: after
+    " ನಂತರ",       // Kannada: after
+    " ശേഷം",       // Malayalam: after
+    " પછી",        // Gujarati: after
+    " ਬਾਅਦ",       // Punjabi: after
+    " وروسته",     // Pashto: after
+    " buruan",     // Basque: after ("30 segundoren buruan")
+    " ondoren",    // Basque: after
 ];
 
 /// Verbs put behind the amount they tell the caller to wait, in languages that end a
@@ -159,15 +242,19 @@ const AFTER_THE_AMOUNT: [&str; 13] = [
 /// te wachten" and "over 5 minuten opnieuw proberen", Turkish "60 saniye bekleyin",
 /// Persian "60 ثانیه صبر کنید", Hindi "30 सेकंड प्रतीक्षा करें"; each entry commented with
 /// its language.
-pub(super) const TOLD_BEHIND: [&str; 8] = [
-    " warten",     // German
-    " wachten",    // Dutch
-    " te wachten", // Dutch
-    " opnieuw",    // Dutch
-    " bekleyin",   // Turkish
-    " bekleyiniz", // Turkish
-    " صبر کنید",   // Persian
-    " प्रतीक्षा",    // Hindi
+pub(super) const TOLD_BEHIND: [&str; 12] = [
+    " warten",         // German
+    " wachten",        // Dutch
+    " te wachten",     // Dutch
+    " opnieuw",        // Dutch
+    " bekleyin",       // Turkish
+    " bekleyiniz",     // Turkish
+    " صبر کنید",       // Persian
+    " प्रतीक्षा",        // Hindi
+    " kadar bekleyin", // Turkish: wait up to ("2 dakikaya kadar bekleyin")
+    " күтіңіз",        // Kazakh: wait
+    " күтүңүз",        // Kyrgyz: wait
+    " интизор",        // Tajik: wait ("30 сония интизор шавед")
 ];
 
 /// The longest time to come the lowered text states with the word for "after" behind
@@ -177,6 +264,7 @@ pub(super) fn time_to_come_before(t: &str) -> Option<Duration> {
     amount_before(t, &AFTER_THE_AMOUNT)
         .max(amount_before(t, &TOLD_BEHIND))
         .max(amount_with_unit_in(t))
+        .max(super::stems::time_to_come(t))
 }
 
 /// The longest amount of time, with its unit, that stands right before one of `behind`
@@ -200,7 +288,10 @@ pub(super) fn amount_before(t: &str, behind: &[&str]) -> Option<Duration> {
             if super::clock::time_of_day(words.next().unwrap_or_default(), number, Some(unit)) {
                 continue;
             }
-            let found = unit_word(unit).and_then(|u| u.decimal(number, MAX_WAIT));
+            // Sinhala writes the unit first ("තත්පර 30 කින්": seconds 30 in).
+            let found = unit_word(unit)
+                .and_then(|u| u.decimal(bare_number(number), MAX_WAIT))
+                .or_else(|| unit_then_number(number, Some(unit)));
             best = best.max(found);
         }
     }
@@ -330,22 +421,121 @@ pub(super) fn unit(word: &str) -> Option<TimeUnit> {
         | "цагийн" | "oras" => TimeUnit::Hours,
         // Danish and Norwegian ("prøv igen om 2 timer").
         "timer" => TimeUnit::Hours,
-        _ => return None,
+        // Amharic; Kyrgyz; Tajik; Kurdish (Sorani, then Kurmanji); Icelandic; Irish;
+        // Welsh; Basque; Lao; Gujarati; Punjabi; Yoruba (`ìsẹ́jú` alone is minutes,
+        // `ìsẹ́jú-ààyá` seconds: [`unit_of_two`]).
+        "ሰከንድ"
+        | "секунддан"
+        | "сония"
+        | "چرکە"
+        | "çirke"
+        | "çirkeyan"
+        | "sekúndur"
+        | "sekúndna"
+        | "sekúndu"
+        | "soicind"
+        | "eiliad"
+        | "ວິນາທີ"
+        | "સેકંડ"
+        | "સેકન્ડ"
+        | "ਸਕਿੰਟ"
+        | "ਸਕਿੰਟਾਂ" => TimeUnit::Seconds,
+        "ደቂቃ"
+        | "мүнөт"
+        | "мүнөттөн"
+        | "дақиқа"
+        | "خولەک"
+        | "deqîqe"
+        | "deqîqeyan"
+        | "mínútur"
+        | "mínútna"
+        | "mínútu"
+        | "nóiméad"
+        | "nóiméid"
+        | "munud"
+        | "funud"
+        | "ນາທີ"
+        | "મિનિટ"
+        | "ਮਿੰਟ"
+        | "ਮਿੰਟਾਂ"
+        | "\u{ec}s\u{1eb9}\u{301}j\u{fa}" => TimeUnit::Minutes,
+        "ሰዓት"
+        | "саат"
+        | "сааттан"
+        | "соат"
+        | "کاتژمێر"
+        | "saet"
+        | "saetan"
+        | "klukkustund"
+        | "klukkustundir"
+        | "klukkustunda"
+        | "uair"
+        | "awr"
+        | "ordu"
+        | "ຊົ່ວໂມງ"
+        | "કલાક"
+        | "ਘੰਟੇ"
+        | "ਘੰਟਿਆਂ" => TimeUnit::Hours,
+        // Pashto.
+        "ثانیې" | "ثانیو" => TimeUnit::Seconds,
+        "دقیقې" | "دقیقو" => TimeUnit::Minutes,
+        _ => return super::stems::unit(word),
     })
 }
 
 /// Units written before their number, each commented with its language: Swahili
 /// "baada ya sekunde 20" (after seconds twenty), "subiri dakika 5".
-const UNIT_FIRST: [(&str, TimeUnit); 2] = [
-    ("sekunde", TimeUnit::Seconds), // Swahili
-    ("dakika", TimeUnit::Minutes),  // Swahili
+const UNIT_FIRST: [(&str, TimeUnit); 13] = [
+    ("sekunde", TimeUnit::Seconds),      // Swahili
+    ("dakika", TimeUnit::Minutes),       // Swahili
+    ("daƙiƙa", TimeUnit::Seconds),       // Hausa ("a cikin daƙiƙa 30")
+    ("minti", TimeUnit::Minutes),        // Hausa
+    ("awa", TimeUnit::Hours),            // Hausa
+    ("emizuzwaneni", TimeUnit::Seconds), // Zulu, the unit carrying "in" ("emizuzwaneni eyi-30")
+    ("emizuzwini", TimeUnit::Minutes),   // Zulu
+    ("emahoreni", TimeUnit::Hours),      // Zulu
+    ("තත්පර", TimeUnit::Seconds),         // Sinhala ("තත්පර 30 කින්")
+    ("මිනිත්තු", TimeUnit::Minutes),         // Sinhala
+    ("පැය", TimeUnit::Hours),            // Sinhala
+    ("kwemizuzwana", TimeUnit::Seconds), // Zulu, after `ngemuva` ("ngemuva kwemizuzwana engu-30")
+    ("kwemizuzu", TimeUnit::Minutes),    // Zulu
 ];
 
 /// The amount of time `unit` and `number` spell when the unit comes first ("sekunde
 /// 20"), capped at [`MAX_WAIT`].
 pub(super) fn unit_then_number(unit: &str, number: Option<&str>) -> Option<Duration> {
     let (_, unit) = UNIT_FIRST.iter().find(|(word, _)| *word == unit)?;
-    unit.decimal(number?, MAX_WAIT)
+    unit.decimal(bare_number(number?), MAX_WAIT)
+}
+
+/// A number with what some languages glue before it taken off: Amharic's `በ` (in:
+/// "በ30 ሰከንድ ውስጥ"), Zulu's `eyi-` (of: "emizuzwaneni eyi-30"). Only a prefix beyond
+/// ASCII, or one closed by a hyphen, is taken off: `x30` stays no number.
+pub(super) fn bare_number(word: &str) -> &str {
+    let Some(at) = word.find(|c: char| c.is_ascii_digit()) else {
+        return word;
+    };
+    let prefix = &word[..at];
+    let glued =
+        !prefix.is_empty() && (prefix.chars().all(|c| !c.is_ascii()) || prefix.ends_with('-'));
+    if glued { &word[at..] } else { word }
+}
+
+/// Units written in two words, each commented with its language: Yoruba `ìsẹ́jú ààyá`
+/// (a second; `ìsẹ́jú` alone is a minute), which [`super::lowered`] splits at its hyphen.
+const TWO_WORDS: [(&str, &str, TimeUnit); 1] = [(
+    "\u{ec}s\u{1eb9}\u{301}j\u{fa}", // Yoruba
+    "\u{e0}\u{e0}y\u{e1}",
+    TimeUnit::Seconds,
+)];
+
+/// The unit `first` and `second` name together, where two words make one.
+pub(super) fn unit_of_two(first: &str, second: Option<&str>) -> Option<TimeUnit> {
+    let second = second?;
+    TWO_WORDS
+        .iter()
+        .find(|(a, b, _)| *a == first && *b == second)
+        .map(|(_, _, unit)| *unit)
 }
 
 /// Units that carry the word for "in" as their ending, each commented with its
@@ -366,7 +556,7 @@ fn amount_with_unit_in(t: &str) -> Option<Duration> {
     let mut best = None;
     let mut previous = "";
     for word in t.split_whitespace() {
-        let word = word.trim_end_matches(['.', ',', ';', ')', '!', '։']);
+        let word = word.trim_end_matches(['.', ',', ';', ')', '!', '։', '។', '။', '।']);
         if let Some((_, unit)) = UNIT_IN.iter().find(|(w, _)| *w == word) {
             best = best.max(unit.decimal(previous, MAX_WAIT));
         }
@@ -542,6 +732,132 @@ mod tests {
             // unit, is no wait.
             ("Jaribu tena baada ya sekunde chache", None),
             ("სცადეთ მოგვიანებით 2", None),
+        ] {
+            assert_eq!(wait_in(text), want, "{text}");
+        }
+    }
+    #[test]
+    fn waits_told_in_twenty_more_languages() {
+        let s = Duration::from_secs;
+        for (text, want) in [
+            (
+                "በጣም ብዙ የመግባት ሙከራዎች። እባክዎ በ20 ሰከንድ ውስጥ እንደገና ይሞክሩ።",
+                Some(s(20)),
+            ),
+            (
+                "ພະຍາຍາມເຂົ້າສູ່ລະບົບຫຼາຍເກີນໄປ. ກະລຸນາລອງໃໝ່ໃນອີກ 20 ວິນາທີ.",
+                Some(s(20)),
+            ),
+            ("અતિશય લૉગિન પ્રયાસો. ફરીથી પ્રયાસ કરો20 સેકંડ.", Some(s(20))),
+            (
+                "ਬਹੁਤ ਸਾਰੀਆਂ ਲੌਗਇਨ ਕੋਸ਼ਿਸ਼ਾਂ। ਕਿਰਪਾ ਕਰਕੇ 60 ਸਕਿੰਟਾਂ ਵਿੱਚ ਦੁਬਾਰਾ ਕੋਸ਼ਿਸ਼ ਕਰੋ।",
+                Some(s(60)),
+            ),
+            (
+                "බොහෝ පිවිසුම් උත්සහයන් සිදු කර ඇත. කරුණාකර තත්පර 20 කින් නැවත උත්සාහ කරන්න.",
+                Some(s(20)),
+            ),
+            (
+                "Miningi kakhulu imizamo yokungena ngemvume. Sicela uzame futhi emizuzwaneni eyi-20.",
+                Some(s(20)),
+            ),
+            (
+                "yunƙurin shiga da yawa. Da fatan za a sake gwadawa a cikin daƙiƙa 20.",
+                Some(s(20)),
+            ),
+            (
+                "Ìgbìyànjú ìwọlé pọ̀ jù. Jọ̀wọ́ tún gbìyànjú lẹ́yìn 20 ìsẹ́jú-ààyá.",
+                Some(s(20)),
+            ),
+            (
+                "Кіру әрекеті тым көп болды. 20 секундтан соң қайталап көріңіз.",
+                Some(s(20)),
+            ),
+            (
+                "Кирүү аракети өтө көп. Сураныч, 60 секунддан кийин кайра аракет кылыңыз.",
+                Some(s(60)),
+            ),
+            (
+                "Теъдоди зиёди талош барои воридшудан ба система. Лутфан баъд аз 20 сония боз кӯшиш намоед.",
+                Some(s(20)),
+            ),
+            (
+                "Gelek hewldanên têketinê. Ji kerema xwe di 20 çirkeyan de dîsa biceribîne.",
+                Some(s(20)),
+            ),
+            (
+                "Of margar innskráningartilraunir. Vinsamlegast reyndu aftur eftir 60 sekúndur.",
+                Some(s(60)),
+            ),
+            (
+                "An iomarca iarrachtaí logáil isteach. Bain triail eile as i gceann 20 soicind.",
+                Some(s(20)),
+            ),
+            (
+                "Gormod o ymdrechion mewngofnodi. Ceisiwch eto mewn 20 eiliad.",
+                Some(s(20)),
+            ),
+            (
+                "Atzipen saialdi gehiegi. Mesedez berriro saiatu 20 segundo barru.",
+                Some(s(20)),
+            ),
+            (
+                "Ha superat el nombre màxim d'intents d'accés. Si us plau, torni a intentar-ho en 60 segons.",
+                Some(s(60)),
+            ),
+            (
+                "Demasiados intentos de acceso. Por favor, inténtao de novo en 20 segundos.",
+                Some(s(20)),
+            ),
+            (
+                "زۆر هەوڵی چوونەژوورەوە. تکایە دوای ١٠ چرکە هەوڵبدەرەوە.",
+                Some(s(10)),
+            ),
+            ("Ceisiwch eto mewn 2 funud", Some(s(120))),
+            ("Ceisiwch eto mewn 2 munud", Some(s(120))),
+            ("Reyndu aftur eftir 2 klukkustundir", Some(s(7200))),
+            ("Lẹ́yìn 2 ìsẹ́jú", Some(s(120))),
+            // A unit first with no number after it, a number glued to letters of ASCII.
+            ("Sicela uzame futhi emizuzwaneni ezimbalwa", None),
+            ("Da fatan za a sake gwadawa a cikin daƙiƙa kaɗan", None),
+            ("በx30 ሰከንድ ውስጥ", None),
+        ] {
+            assert_eq!(wait_in(text), want, "{text}");
+        }
+    }
+    #[test]
+    fn waits_with_other_words_for_after_and_wait_in_those_languages() {
+        let s = Duration::from_secs;
+        for (text, want) in [
+            ("እባክዎ ከ30 ሰከንድ በኋላ እንደገና ይሞክሩ", Some(s(30))),
+            ("30 సెకన్ల తర్వాత మళ్లీ ప్రయత్నించండి", Some(s(30))),
+            ("30 வினாடிகளுக்குப் பிறகு மீண்டும் முயற்சிக்கவும்", Some(s(30))),
+            ("2 ನಿಮಿಷಗಳ ನಂತರ", Some(s(120))),
+            ("30 സെക്കൻഡിന് ശേഷം", Some(s(30))),
+            ("30 સેકન્ડ પછી", Some(s(30))),
+            ("30 ਸਕਿੰਟਾਂ ਬਾਅਦ", Some(s(30))),
+            ("۳۰ ثانیې وروسته بیا هڅه وکړئ", Some(s(30))),
+            ("សូមព្យាយាមម្តងទៀតក្នុងរយៈពេល៣០វិនាទី", Some(s(30))),
+            ("ກະລຸນາລໍຖ້າ 30 ວິນາທີ", Some(s(30))),
+            ("ລອງໃໝ່ຫຼັງຈາກ 2 ນາທີ", Some(s(120))),
+            ("Sake gwadawa bayan daƙiƙa 30", Some(s(30))),
+            ("Zama futhi ngemuva kwemizuzwana engu-30", Some(s(30))),
+            ("Пас аз 2 дақиқа боз кӯшиш кунед", Some(s(120))),
+            ("30 сония интизор шавед", Some(s(30))),
+            ("Piştî 30 çirkeyan dîsa biceribîne", Some(s(30))),
+            ("Rhowch gynnig arall arni ar ôl 30 eiliad", Some(s(30))),
+            ("Vinsamlegast bíddu í 30 sekúndur", Some(s(30))),
+            ("Fan 30 soicind", Some(s(30))),
+            ("Arhoswch 2 funud", Some(s(120))),
+            ("Itxaron 30 segundo", Some(s(30))),
+            ("Saiatu berriro 30 segundoren buruan", Some(s(30))),
+            ("Agarde 30 segundos", Some(s(30))),
+            ("Inténtao de novo dentro de 2 minutos", Some(s(120))),
+            ("Esperi 30 segons", Some(s(30))),
+            ("30 секунд күтіңіз", Some(s(30))),
+            ("30 секунд күтүңүз", Some(s(30))),
+            // A number glued to a unit of Latin letters keeps its reading.
+            ("retry after 880.092µs", Some(Duration::from_nanos(880_092))),
         ] {
             assert_eq!(wait_in(text), want, "{text}");
         }

@@ -15,7 +15,7 @@
 //! answer never pays for these tables.
 
 /// "Too many requests", each entry in its language.
-const TOO_MANY: [&str; 68] = [
+const TOO_MANY: [&str; 112] = [
     "muitas requisições",            // Portuguese
     "muitas solicitações",           // Portuguese
     "requisições em excesso",        // Portuguese
@@ -84,6 +84,50 @@ const TOO_MANY: [&str; 68] = [
     "masyadong maraming kahilingan", // Filipino
     "maombi mengi mno",              // Swahili
     "хэт олон хүсэлт",               // Mongolian
+    "በጣም ብዙ ጥያቄዎች",                  // Amharic
+    "សំណើច្រើនពេក",                    // Khmer
+    "សំណើរច្រើនពេក",                   // Khmer, spelt with its final ro
+    "တောင်းဆိုမှုများ အလွန်များ",           // Burmese
+    "බොහෝ ඉල්ලීම්",                     // Sinhala ("many requests")
+    "చాలా ఎక్కువ అభ్యర్థనలు",             // Telugu
+    "ಹಲವಾರು ವಿನಂತಿಗಳು",                // Kannada
+    "വളരെയധികം അഭ്യർത്ഥനകൾ",           // Malayalam
+    "ઘણી બધી વિનંતીઓ",                // Gujarati
+    "ਬਹੁਤ ਸਾਰੀਆਂ ਬੇਨਤੀਆਂ",               // Punjabi
+    "ການຮ້ອງຂໍຫຼາຍເກີນໄປ",               // Lao
+    "bukatu masu yawa",              // Hausa
+    "pupọ awọn ibeere",              // Yoruba
+    "izicelo eziningi kakhulu",      // Zulu
+    "тым көп сұраулар",              // Kazakh, the adjective first
+    "өтө көп өтүнүчтөр",             // Kyrgyz
+    "аз ҳад зиёд дархост",           // Tajik
+    "аз ҳад зиед дархост",           // Tajik, as often written without its ё
+    "ډیری غوښتنې",                   // Pashto
+    "pir zêde daxwaz",               // Kurdish (Kurmanji)
+    "pir pir daxwaz",                // Kurdish (Kurmanji)
+    "داواکاری زۆرە",                 // Kurdish (Sorani)
+    "of margar beiðnir",             // Icelandic
+    "of margir beiðnir",             // Icelandic
+    "an iomarca iarratas",           // Irish
+    "gormod o geisiadau",            // Welsh
+    "eskaera gehiegi",               // Basque
+    "demasiadas peticións",          // Galician
+    "тым көп сұраныс",               // Kazakh, another word for a request
+    "сұраныстар тым көп",            // Kazakh
+    "өтө көп суроо",                 // Kyrgyz
+    "of margar fyrirspurnir",        // Icelandic: queries
+    "an iomarca iarratais",          // Irish
+    "massa sol·licituds",            // Catalan
+    "buƙatu masu yawa",              // Hausa, with its hooked k
+    "ډېرې غوښتنې",                   // Pashto, spelt with its ې
+    "زۆر داواکاری",                  // Kurdish (Sorani)
+    "တောင်းဆိုမှုများလွန်း",                // Burmese
+    "ඉල්ලීම් වැඩියි",                     // Sinhala: requests too many
+    "അമിതമായ അഭ്യർത്ഥനകൾ",              // Malayalam
+    "ઘણી વધુ વિનંતીઓ",                 // Gujarati
+    "ਬਹੁਤ ਜ਼ਿਆਦਾ ਬੇਨਤੀਆਂ",               // Punjabi
+    "ಅತಿಯಾದ ವಿನಂತಿಗಳು",                 // Kannada
+    "அதிக கோரிக்கைகள்",                // Tamil
 ];
 
 /// A limit named with what it counts, in one word or a fixed phrase; each entry
@@ -346,6 +390,70 @@ mod tests {
             "Kërkesa u pranua",
         ] {
             assert!(!says_throttled(&text.to_lowercase()), "{text}");
+        }
+    }
+    #[test]
+    fn too_many_requests_said_in_twenty_five_more_languages_is_a_throttle() {
+        for text in [
+            "በጣም ብዙ ጥያቄዎች",
+            "សំណើរច្រើនពេក",
+            "බොහෝ ඉල්ලීම්",
+            "చాలా ఎక్కువ అభ్యర్థనలు",
+            "ಹಲವಾರು ವಿನಂತಿಗಳು",
+            "വളരെയധികം അഭ്യർത്ഥനകൾ",
+            "ઘણી બધી વિનંતીઓ",
+            "ਬਹੁਤ ਸਾਰੀਆਂ ਬੇਨਤੀਆਂ",
+            "ການຮ້ອງຂໍຫຼາຍເກີນໄປ",
+            "Bukatu Masu Yawa",
+            "Pupọ Awọn ibeere",
+            "Izicelo Eziningi Kakhulu",
+            "Тым көп сұраулар",
+            "Өтө көп өтүнүчтөр",
+            "ډیری غوښتنې",
+            "Pir Pir Daxwaz",
+            "داواکاری زۆرە",
+            "Of Margir Beiðnir",
+            "An Iomarca Iarratas",
+            "Gormod O Geisiadau",
+            "Eskaera gehiegi",
+            "Demasiadas peticións",
+            "တောင်းဆိုမှုများ အလွန်များသည်။",
+            "Аз ҳад зиёд дархостҳо",
+            "Of margar beiðnir frá þessu tæki",
+        ] {
+            assert!(says_throttled(&text.to_lowercase()), "{text}");
+        }
+        // Requests named without "too many"; a throttle of something else.
+        for text in [
+            "ጥያቄዎች ተቀብለናል",
+            "Beiðnir mótteknar",
+            "Eskaera onartu da",
+            "Izicelo zamukelwe",
+        ] {
+            assert!(!says_throttled(&text.to_lowercase()), "{text}");
+        }
+    }
+    #[test]
+    fn too_many_requests_in_other_words_of_those_languages_is_a_throttle() {
+        for text in [
+            "Тым көп сұраныс жіберілді",
+            "Сұраныстар тым көп",
+            "Өтө көп суроо жөнөтүлдү",
+            "Of margar fyrirspurnir",
+            "An iomarca iarratais",
+            "Massa sol·licituds",
+            "Buƙatu masu yawa",
+            "ډېرې غوښتنې",
+            "زۆر داواکاری",
+            "တောင်းဆိုမှုများလွန်းသည်",
+            "ඉල්ලීම් වැඩියි",
+            "അമിതമായ അഭ്യർത്ഥനകൾ",
+            "ઘણી વધુ વિનંતીઓ",
+            "ਬਹੁਤ ਜ਼ਿਆਦਾ ਬੇਨਤੀਆਂ",
+            "ಅತಿಯಾದ ವಿನಂತಿಗಳು",
+            "அதிக கோரிக்கைகள்",
+        ] {
+            assert!(says_throttled(&text.to_lowercase()), "{text}");
         }
     }
 }

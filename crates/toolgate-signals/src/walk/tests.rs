@@ -292,3 +292,29 @@ fn a_budget_that_says_it_is_not_exceeded_gives_no_reset_wait() {
     );
     assert_eq!(w.reset_wait, None);
 }
+
+#[test]
+fn a_wait_field_written_in_the_digits_of_another_script_is_read() {
+    let s = Duration::from_secs;
+    for (body, want) in [
+        (r#"{"retry_after": "۳۰"}"#, Some(s(30))),
+        (r#"{"retryAfter": "३०"}"#, Some(s(30))),
+        (r#"{"retry_after": "১৫"}"#, Some(s(15))),
+        (r#"{"retry_after": "٦٠"}"#, Some(s(60))),
+        (r#"{"retry_after": "１０"}"#, Some(s(10))),
+        (
+            r#"{"retry_after": "١٫٥"}"#,
+            Some(Duration::from_millis(1500)),
+        ),
+        (
+            r#"{"retry_after_ms": "۱۵۰۰"}"#,
+            Some(Duration::from_millis(1500)),
+        ),
+        // Letters beyond ASCII are no digits; neither is a long run of them.
+        (r#"{"retry_after": "۳۰ ثانیه"}"#, None),
+        (r#"{"retry_after": "soon"}"#, None),
+        (r#"{"retry_after": "۱۱۱۱۱۱۱۱۱۱۱۱۱۱۱۱۱۱۱۱۱۱۱۱۱"}"#, None),
+    ] {
+        assert_eq!(walk(body.as_bytes(), now()).wait, want, "{body}");
+    }
+}
