@@ -127,6 +127,10 @@ impl Cookies {
     }
 }
 
+/// The most members an object cookie may have: each is an argument of its own, as a
+/// `deepObject` query's are, and past that the tool is no longer one a model can fill.
+pub const MOST_MEMBERS: usize = 32;
+
 /// How a cookie parameter's value is written in its pair.
 #[derive(Debug, PartialEq, Eq)]
 pub enum CookieShape {
@@ -179,7 +183,12 @@ pub fn shape(p: &Value, schema: &Value) -> CookieShape {
                     .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
         });
     let explode = p.get("explode").and_then(Value::as_bool).unwrap_or(true);
-    if explode {
+    if members.len() > MOST_MEMBERS {
+        CookieShape::Unsendable(format!(
+            "it is an object of {} members, each of which would be an argument of its own (at most {MOST_MEMBERS})",
+            members.len()
+        ))
+    } else if explode {
         CookieShape::Unsendable(
             "it is an exploded object, whose members OpenAPI writes as `a=1&b=2`, which a Cookie header cannot carry".into(),
         )
@@ -252,6 +261,36 @@ mod tests {
         let sent = c.finish();
         assert_eq!(sent.header, None);
         assert_eq!(sent.left_out.len(), 2);
+    }
+
+    #[test]
+    fn only_an_unexploded_object_of_named_members_is_written_member_by_member() {
+        let object = |n: usize| {
+            let props: serde_json::Map<String, Value> = (0..n)
+                .map(|i| (format!("m{i}"), json!({"type": "string"})))
+                .collect();
+            json!({"type": "object", "properties": props})
+        };
+        let unexploded = json!({"explode": false});
+        assert_eq!(
+            shape(&unexploded, &object(2)),
+            CookieShape::Members(vec!["m0".into(), "m1".into()])
+        );
+        for (p, schema) in [
+            (json!({}), object(2)),
+            (unexploded.clone(), object(MOST_MEMBERS + 1)),
+            (unexploded.clone(), json!({"type": "object"})),
+            (json!({"content": {"application/json": {}}}), json!({})),
+        ] {
+            assert!(
+                matches!(shape(&p, &schema), CookieShape::Unsendable(_)),
+                "{p} {schema}"
+            );
+        }
+        assert_eq!(
+            shape(&json!({}), &json!({"type": "array"})),
+            CookieShape::Value
+        );
     }
 
     #[test]
