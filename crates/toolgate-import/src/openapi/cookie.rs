@@ -14,8 +14,13 @@ pub const OCTETS: &str = r"^[\x21\x23-\x2B\x2D-\x3A\x3C-\x5B\x5D-\x7E]*$";
 enum CookieValue {
     /// Text from the description, escaped for a template already.
     Fixed(String),
-    /// An argument of the tool.
-    Arg { arg: String, required: bool },
+    /// The value's template: one argument (`{arg}`), or an object's members between
+    /// literal separators (`R,{color_R},G,{color_G}`); `arg` names it in notes.
+    Arg {
+        arg: String,
+        value: String,
+        required: bool,
+    },
 }
 
 /// The cookie parameters of one operation, in the order the description lists them.
@@ -44,6 +49,32 @@ impl Cookies {
             name.to_string(),
             CookieValue::Arg {
                 arg: arg.to_string(),
+                value: format!("{{{arg}}}"),
+                required,
+            },
+        ));
+    }
+
+    /// A cookie holding an object with `explode: false` (`color=R,100,G,200`): each
+    /// member, as (member name, argument), written after its name, all separated by
+    /// literal commas. A member's value is still held to the cookie octets, so it
+    /// cannot add a member or a cookie of its own.
+    pub fn members(&mut self, name: &str, members: &[(String, String)], required: bool) {
+        let value = members
+            .iter()
+            .map(|(member, arg)| format!("{member},{{{arg}}}"))
+            .collect::<Vec<_>>()
+            .join(",");
+        let arg = members
+            .iter()
+            .map(|(_, arg)| arg.as_str())
+            .collect::<Vec<_>>()
+            .join(", ");
+        self.0.push((
+            name.to_string(),
+            CookieValue::Arg {
+                arg,
+                value,
                 required,
             },
         ));
@@ -52,7 +83,7 @@ impl Cookies {
     pub fn finish(self) -> Sent {
         let pair = |name: &str, v: &CookieValue| match v {
             CookieValue::Fixed(text) => format!("{name}={text}"),
-            CookieValue::Arg { arg, .. } => format!("{name}={{{arg}}}"),
+            CookieValue::Arg { value, .. } => format!("{name}={value}"),
         };
         let always = |v: &CookieValue| {
             matches!(
@@ -73,14 +104,19 @@ impl Cookies {
                 CookieValue::Arg {
                     arg,
                     required: false,
+                    ..
                 } => Some((n.clone(), arg.clone())),
                 _ => None,
             })
             .collect();
         if sent.is_empty() && optional.len() == 1 {
-            let (name, arg) = &optional[0];
+            let header = self
+                .0
+                .iter()
+                .find(|(_, v)| !always(v))
+                .map(|(n, v)| pair(n, v));
             return Sent {
-                header: Some(format!("{name}={{{arg}}}")),
+                header,
                 left_out: Vec::new(),
             };
         }
@@ -88,6 +124,80 @@ impl Cookies {
             header: (!sent.is_empty()).then(|| sent.join("; ")),
             left_out: optional,
         }
+    }
+}
+
+/// The most members an object cookie may have: each is an argument of its own, as a
+/// `deepObject` query's are, and past that the tool is no longer one a model can fill.
+pub const MOST_MEMBERS: usize = 32;
+
+/// How a cookie parameter's value is written in its pair.
+#[derive(Debug, PartialEq, Eq)]
+pub enum CookieShape {
+    /// As the argument's text: a scalar, or a list comma-joined (`ids=a,b`).
+    Value,
+    /// An object with `explode: false` whose members the schema names: each an argument,
+    /// written `name=R,{R},G,{G}`.
+    Members(Vec<String>),
+    /// Nothing cookie octets can carry, and why.
+    Unsendable(String),
+}
+
+/// How cookie parameter `p` with (resolved) schema `schema` is written. OpenAPI's
+/// only cookie style is `form`: an object unexploded is `color=R,100,G,200`; exploded
+/// (the default) its members would be pairs of their own, which OpenAPI 3.0 and 3.1
+/// write as a query's `R=100&G=200`, a `Cookie` header cannot carry. A `content` media
+/// type (JSON) holds quotes and commas, which no cookie value may.
+pub fn shape(p: &Value, schema: &Value) -> CookieShape {
+    if let Some(media) = p
+        .get("content")
+        .and_then(Value::as_object)
+        .and_then(|c| c.keys().next())
+    {
+        let text = media.to_ascii_lowercase().starts_with("text/plain");
+        return if text {
+            CookieShape::Value
+        } else {
+            CookieShape::Unsendable(format!(
+                "its value is `{media}` text, whose quotes and commas a cookie cannot carry"
+            ))
+        };
+    }
+    let object = !is_list(schema.as_object().unwrap_or(&serde_json::Map::new()))
+        && (schema.get("type").and_then(Value::as_str) == Some("object")
+            || schema.get("properties").is_some());
+    if !object {
+        return CookieShape::Value;
+    }
+    let members: Vec<String> = schema
+        .get("properties")
+        .and_then(Value::as_object)
+        .map(|m| m.keys().cloned().collect())
+        .unwrap_or_default();
+    // A member's name is written into the cookie as it is: only cookie octets that
+    // are not the separators themselves can be.
+    let usable = !members.is_empty()
+        && members.iter().all(|m| {
+            !m.is_empty()
+                && m.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+        });
+    let explode = p.get("explode").and_then(Value::as_bool).unwrap_or(true);
+    if members.len() > MOST_MEMBERS {
+        CookieShape::Unsendable(format!(
+            "it is an object of {} members, each of which would be an argument of its own (at most {MOST_MEMBERS})",
+            members.len()
+        ))
+    } else if explode {
+        CookieShape::Unsendable(
+            "it is an exploded object, whose members OpenAPI writes as `a=1&b=2`, which a Cookie header cannot carry".into(),
+        )
+    } else if usable {
+        CookieShape::Members(members)
+    } else {
+        CookieShape::Unsendable(
+            "it is an object whose members the schema does not name as plain words".into(),
+        )
     }
 }
 
@@ -151,6 +261,36 @@ mod tests {
         let sent = c.finish();
         assert_eq!(sent.header, None);
         assert_eq!(sent.left_out.len(), 2);
+    }
+
+    #[test]
+    fn only_an_unexploded_object_of_named_members_is_written_member_by_member() {
+        let object = |n: usize| {
+            let props: serde_json::Map<String, Value> = (0..n)
+                .map(|i| (format!("m{i}"), json!({"type": "string"})))
+                .collect();
+            json!({"type": "object", "properties": props})
+        };
+        let unexploded = json!({"explode": false});
+        assert_eq!(
+            shape(&unexploded, &object(2)),
+            CookieShape::Members(vec!["m0".into(), "m1".into()])
+        );
+        for (p, schema) in [
+            (json!({}), object(2)),
+            (unexploded.clone(), object(MOST_MEMBERS + 1)),
+            (unexploded.clone(), json!({"type": "object"})),
+            (json!({"content": {"application/json": {}}}), json!({})),
+        ] {
+            assert!(
+                matches!(shape(&p, &schema), CookieShape::Unsendable(_)),
+                "{p} {schema}"
+            );
+        }
+        assert_eq!(
+            shape(&json!({}), &json!({"type": "array"})),
+            CookieShape::Value
+        );
     }
 
     #[test]

@@ -15,6 +15,7 @@ pub mod header;
 pub mod input_defs;
 pub mod json_bytes;
 pub mod keywords;
+pub mod list_format;
 pub mod load;
 pub mod media;
 pub mod naming;
@@ -933,6 +934,8 @@ mod wire_tests;
 
 #[cfg(test)]
 mod hostile_tests;
+#[cfg(test)]
+mod separators_tests;
 #[cfg(test)]
 mod split_tests;
 #[cfg(test)]

@@ -59,7 +59,18 @@ pub const MOST_MATRIX_ITEMS: u64 = 8;
 
 /// The style of path parameter `p` whose schema (resolved) is `schema`.
 pub fn of(p: &Value, schema: &Value, dialect: Dialect) -> PathStyle {
-    if dialect == Dialect::Swagger2 || p.get("content").is_some() {
+    if dialect == Dialect::Swagger2 {
+        // `pipes`, `ssv` and `tsv` separate the items by what a template never writes
+        // between them: the model joins them. `csv` (the default) is the template's
+        // own comma.
+        return match super::list_format::swagger_separator(p) {
+            Some(separator) if super::list_format::is_list(schema) => PathStyle::Text(format!(
+                "Several values are written as one text, separated by {separator}."
+            )),
+            _ => PathStyle::AsIs,
+        };
+    }
+    if p.get("content").is_some() {
         return PathStyle::AsIs;
     }
     let kind = schema.get("type").and_then(Value::as_str);

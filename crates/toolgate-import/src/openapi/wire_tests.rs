@@ -15,7 +15,7 @@ fn args(v: Value) -> Map<String, Value> {
 }
 
 /// The request `tool` of `config` sends with `a`.
-fn rendered(
+pub(super) fn rendered(
     config: &toolgate_config::Config,
     tool: &str,
     a: Value,
@@ -27,7 +27,7 @@ fn rendered(
         .unwrap_or_else(|e| panic!("{tool}: {}", e.0))
 }
 
-fn checked(doc_spec: &Value) -> (super::Outcome, Value, toolgate_config::Config) {
+pub(super) fn checked(doc_spec: &Value) -> (super::Outcome, Value, toolgate_config::Config) {
     let (out, doc) = import_and_check(doc_spec);
     let config = check(&out.yaml).unwrap();
     (out, doc, config)

@@ -3,6 +3,7 @@
 
 use serde_json::{Value, json};
 
+use super::super::list_format;
 use super::super::text::trim_text;
 use super::builder::Builder;
 use super::parameters::Param;
@@ -47,9 +48,10 @@ impl Builder<'_> {
             }
             "header" => {
                 self.header_object(param, &raw_schema, &mut schema);
+                self.header_list(param, &raw_schema, &mut schema);
                 self.headers.insert(name.to_string(), placeholder);
             }
-            "formData" => self.form_field(p, name, &arg, required, &raw_schema),
+            "formData" => self.form_field(p, name, &arg, required, &raw_schema, &mut schema),
             other => {
                 self.notes
                     .push(format!("parameter `{name}` in `{other}` is not sent"));
@@ -184,8 +186,51 @@ impl Builder<'_> {
         ));
     }
 
-    /// A Swagger 2.0 `formData` field, and how a list of it is written.
-    fn form_field(&mut self, p: &Value, name: &str, arg: &str, required: bool, raw_schema: &Value) {
+    /// A header holding a list is its items joined by commas (`simple`, Swagger 2.0's
+    /// `csv`), with no escape for an item's own comma: each item is held to none, so
+    /// `["a", "b,c"]` is refused rather than read as three items. A Swagger 2.0 list
+    /// whose `collectionFormat` names another separator is one text the model joins.
+    /// A header described by `content` is its media type's text and stays as it is.
+    fn header_list(&mut self, param: Param<'_>, raw_schema: &Value, schema: &mut Value) {
+        let Param {
+            file: pfile,
+            p,
+            name,
+            ..
+        } = param;
+        if p.get("content").is_some() {
+            return;
+        }
+        let styled = self
+            .conv
+            .refs_mut()
+            .deref(pfile, raw_schema)
+            .map_or_else(|_| raw_schema.clone(), |(_, s)| s);
+        if !list_format::is_list(&styled) {
+            return;
+        }
+        if let Some(separator) = list_format::swagger_separator(p) {
+            list_format::as_joined_text(schema, separator);
+            self.notes.push(format!(
+                "header parameter `{name}` is a list separated by {separator}: the model writes its values as one text, so separated"
+            ));
+            return;
+        }
+        *schema = list_format::items_without_commas(std::mem::take(schema));
+    }
+
+    /// A Swagger 2.0 `formData` field, and how a list of it is written: repeated
+    /// (`multi`), comma-joined (`csv`, the default), or, for another separator, one
+    /// text the model joins.
+    fn form_field(
+        &mut self,
+        p: &Value,
+        name: &str,
+        arg: &str,
+        required: bool,
+        raw_schema: &Value,
+        schema: &mut Value,
+    ) {
         let Self {
             form,
             form_required,
@@ -198,19 +243,20 @@ impl Builder<'_> {
             form_required.push(arg.to_string());
         }
         if raw_schema.get("type").and_then(Value::as_str) == Some("array") {
-            let style = match p.get("collectionFormat").and_then(Value::as_str) {
-                Some("multi") => Some("repeat"),
-                None | Some("csv") => Some("comma"),
-                Some(other) => {
-                    notes.push(format!(
-                        "form field `{name}` uses collectionFormat `{other}`, sent as JSON text"
-                    ));
-                    None
-                }
-            };
-            if let Some(st) = style {
-                form_style.insert(name.to_string(), json!(st));
+            if let Some(separator) = list_format::swagger_separator(p) {
+                // Sent as JSON text, `["a","b"]` would be one value the server
+                // splits at its separator into other items than the model gave.
+                list_format::as_joined_text(schema, separator);
+                notes.push(format!(
+                    "form field `{name}` is a list separated by {separator}: the model writes its values as one text, so separated"
+                ));
+                return;
             }
+            let style = match p.get("collectionFormat").and_then(Value::as_str) {
+                Some("multi") => "repeat",
+                _ => "comma",
+            };
+            form_style.insert(name.to_string(), json!(style));
         }
     }
 }

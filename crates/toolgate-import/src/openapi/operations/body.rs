@@ -5,13 +5,14 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
+use super::super::list_format::{as_joined_text, is_list, style_separator};
 use super::super::media::{READ_AS_MULTIPART, is_form_data, is_misspelled_multipart, read_content};
 use super::super::refs::Refs;
 use super::builder::Builder;
 use super::text::{text_body, text_media};
 use super::{
-    Arg, FormFields, Skip, form_style_of, is_any, is_json, is_raw_bytes, is_structured, json_label,
-    leave_out_body, unique_arg,
+    Arg, FormFieldStyle, FormFields, Skip, form_style_of, is_any, is_json, is_raw_bytes,
+    is_structured, json_label, leave_out_body, unique_arg,
 };
 
 impl Builder<'_> {
@@ -215,18 +216,50 @@ impl Builder<'_> {
                     ));
                     continue;
                 }
-            } else if is_structured(&resolved) {
-                match form_style_of(encoding.and_then(|e| e.get(name))) {
-                    Ok(st) => {
+            }
+            let mut schema = conv.part(sfile, ps);
+            // A field the encoding styles is styled whatever its schema's shape: Stripe's
+            // lists are `anyOf: [array, ""]` (an empty string unsets them), and a list
+            // given there is still sent in the declared style, never as JSON text.
+            let declared = encoding.and_then(|e| e.get(name));
+            let structured = is_structured(&resolved)
+                || ["anyOf", "oneOf"].iter().any(|k| {
+                    resolved
+                        .get(*k)
+                        .and_then(Value::as_array)
+                        .is_some_and(|branches| branches.iter().any(is_structured))
+                });
+            if !multipart && (structured || declared.is_some()) {
+                match form_style_of(declared) {
+                    Ok(FormFieldStyle::Template(st)) => {
                         form_style.insert(name.clone(), json!(st));
                     }
-                    Err(other) => notes.push(format!(
-                        "form field `{name}` uses style `{other}`, sent as JSON text"
-                    )),
+                    Ok(FormFieldStyle::Json) => {}
+                    // A scalar is written as itself, whatever the style.
+                    Err(_) if !structured => {}
+                    Err(style) => {
+                        let separator = style_separator(&style).filter(|_| is_list(&resolved));
+                        if let Some(separator) = separator {
+                            // Sent as JSON text, `["a","b"]` would be one value the
+                            // server splits at its separator into other items.
+                            as_joined_text(&mut schema, separator);
+                            notes.push(format!(
+                                "form field `{name}` is a list separated by {separator} (`style: {style}`): the model writes its values as one text, so separated"
+                            ));
+                        } else if req.contains(name) {
+                            return Err(Skip(format!(
+                                "needs the form field `{name}`, which is `style: {style}`, a serialisation toolgate cannot send"
+                            )));
+                        } else {
+                            notes.push(format!(
+                                "the optional form field `{name}` is not sent: it is `style: {style}`, a serialisation toolgate cannot send"
+                            ));
+                            continue;
+                        }
+                    }
                 }
             }
             let arg = unique_arg(used, name, "body");
-            let schema = conv.part(sfile, ps);
             let is_req = req.contains(name);
             form.push((name.clone(), arg.clone()));
             args.push(Arg {

@@ -1405,21 +1405,42 @@ fn is_structured(schema: &Value) -> bool {
 /// How a structured form field is sent, from its OpenAPI `encoding` entry: `style:
 /// deepObject` → `deep` (`a[b]=`, `a[0][b]=`), `form` with `explode: false` → `comma`,
 /// `form` exploded (the default) → `repeat` (`a=1&a=2`).
-fn form_style_of(encoding: Option<&Value>) -> Result<&'static str, String> {
+fn form_style_of(encoding: Option<&Value>) -> Result<FormFieldStyle, String> {
     let style = encoding
         .and_then(|e| e.get("style"))
-        .and_then(Value::as_str)
-        .unwrap_or("form");
+        .and_then(Value::as_str);
     let explode = encoding
         .and_then(|e| e.get("explode"))
-        .and_then(Value::as_bool)
-        .unwrap_or(style == "form");
+        .and_then(Value::as_bool);
+    // A field whose encoding names a JSON media type and no style is that type's text
+    // (OpenAPI 3.1.1 § 4.8.15: `contentType` applies unless a style is given).
+    let json_type = encoding
+        .and_then(|e| e.get("contentType"))
+        .and_then(Value::as_str)
+        .is_some_and(|t| t.split(',').any(|t| is_json(t.trim()) && !is_any(t.trim())));
+    if json_type && style.is_none() && explode.is_none() {
+        return Ok(FormFieldStyle::Json);
+    }
+    let style = style.unwrap_or("form");
+    let explode = explode.unwrap_or(style == "form");
     match (style, explode) {
-        ("deepObject", _) => Ok("deep"),
-        ("form", false) => Ok("comma"),
-        ("form", true) => Ok("repeat"),
+        ("deepObject", _) => Ok(FormFieldStyle::Template("deep")),
+        ("form", false) => Ok(FormFieldStyle::Template("comma")),
+        // Exploded, a delimited list is the field repeated, as `form` is.
+        ("form" | "pipeDelimited" | "spaceDelimited", true) => {
+            Ok(FormFieldStyle::Template("repeat"))
+        }
         (other, _) => Err(other.to_string()),
     }
+}
+
+/// How a URL-encoded form field holding a list or object is sent.
+#[derive(Debug, PartialEq, Eq)]
+enum FormFieldStyle {
+    /// A style the form template writes (`request.form_style`): `repeat`, `comma`, `deep`.
+    Template(&'static str),
+    /// The field's value as JSON text, as its `encoding.contentType` says.
+    Json,
 }
 
 /// Whether a path parameter's value is a path of its own: Google's resource names

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
+use super::super::cookie::CookieShape;
 use super::super::text::trim_text;
 use super::builder::Builder;
 use super::text::{carries_text, is_json_any, text_body};
@@ -76,6 +77,9 @@ impl Builder<'_> {
             ));
             return Ok(());
         }
+        if location == "cookie" && self.cookie_object(param, &raw_schema)? {
+            return Ok(());
+        }
         if self.fixed(param, &raw_schema) {
             return Ok(());
         }
@@ -126,6 +130,62 @@ impl Builder<'_> {
             return Ok(false);
         }
         Ok(true)
+    }
+
+    /// A cookie holding an object, which a template would write as JSON: one with
+    /// `explode: false` whose members the schema names is one argument per member
+    /// (`color=R,{color_R},G,{color_G}`); one no cookie octets can carry (a `content`
+    /// media type, an exploded or free-form object), every call of which would be
+    /// refused for its quotes and commas, is left out with a note when optional and
+    /// skips the operation when required. `false` for a cookie that is not an object.
+    fn cookie_object(&mut self, param: Param<'_>, raw_schema: &Value) -> Result<bool, Skip> {
+        let Param {
+            file: pfile,
+            p,
+            name,
+            required,
+            ..
+        } = param;
+        let required = required && raw_schema.get("default").is_none();
+        let (sfile, styled) = self
+            .conv
+            .refs_mut()
+            .deref(pfile, raw_schema)
+            .unwrap_or_else(|_| (pfile.to_path_buf(), raw_schema.clone()));
+        match super::super::cookie::shape(p, &styled) {
+            CookieShape::Value => Ok(false),
+            CookieShape::Members(members) => {
+                let mut written = Vec::new();
+                for member in members {
+                    let member_arg =
+                        unique_arg(&mut self.used, &format!("{name}_{member}"), "cookie");
+                    let member_schema = styled
+                        .get("properties")
+                        .and_then(|m| m.get(&member))
+                        .map_or_else(|| json!({}), |s| self.conv.part(&sfile, s));
+                    self.args.push(Arg {
+                        name: member_arg.clone(),
+                        schema: super::super::cookie::restricted(member_schema),
+                        required,
+                    });
+                    written.push((member, member_arg));
+                }
+                self.cookies.members(name, &written, required);
+                self.notes.push(format!(
+                    "cookie parameter `{name}` is an object: each member is an argument, written `{name}=member,value,member,value`"
+                ));
+                Ok(true)
+            }
+            CookieShape::Unsendable(why) if required => Err(Skip(format!(
+                "needs the cookie parameter `{name}`, which cannot be sent: {why}"
+            ))),
+            CookieShape::Unsendable(why) => {
+                self.notes.push(format!(
+                    "the optional cookie parameter `{name}` is not sent: {why}"
+                ));
+                Ok(true)
+            }
+        }
     }
 
     /// Whether someone else sends the parameter: the path key, the security scheme,
@@ -330,6 +390,7 @@ impl Builder<'_> {
                 true
             }
             "cookie" => {
+                let required = required && default.is_none();
                 let arg = unique_arg(used, name, location);
                 let mut schema = super::super::cookie::restricted(conv.part(pfile, raw_schema));
                 if let (Value::Object(m), Some(Value::String(d))) =
@@ -338,7 +399,6 @@ impl Builder<'_> {
                     m.entry("description")
                         .or_insert_with(|| Value::String(trim_text(d, 300)));
                 }
-                let required = required && default.is_none();
                 cookies.argument(name, &arg, required);
                 args.push(Arg {
                     name: arg,
