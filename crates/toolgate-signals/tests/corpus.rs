@@ -40,9 +40,9 @@ use toolgate_signals::{
 };
 
 /// Cases read right, out of every case; raised as the readers improve.
-const FLOOR: usize = 2787;
+const FLOOR: usize = 2914;
 
-const FILES: [(&str, &str); 48] = [
+const FILES: [(&str, &str); 49] = [
     (
         "ratelimit_headers",
         include_str!("corpus/ratelimit_headers.json"),
@@ -94,6 +94,7 @@ const FILES: [(&str, &str); 48] = [
     ("recovery10", include_str!("corpus/recovery10.json")),
     ("recovery11", include_str!("corpus/recovery11.json")),
     ("recovery12", include_str!("corpus/recovery12.json")),
+    ("recovery13", include_str!("corpus/recovery13.json")),
     ("languages", include_str!("corpus/languages.json")),
     ("languages2", include_str!("corpus/languages2.json")),
     ("languages3", include_str!("corpus/languages3.json")),
@@ -166,6 +167,7 @@ fn class_of(status: u16, s: &Signals, body_ok: BodyCheck) -> Option<ErrorClass> 
             Some(Recovery::Transient) => Said::Transient,
             Some(Recovery::Request) => Said::Request,
             Some(Recovery::Unsupported) => Said::Unsupported,
+            Some(Recovery::Retired) => Said::Retired,
         },
     })
 }
