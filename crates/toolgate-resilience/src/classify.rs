@@ -59,9 +59,12 @@ pub enum Said {
     Transient,
     /// The request itself is wrong (gRPC `INVALID_ARGUMENT`, "invalid parameter").
     Request,
-    /// The upstream does not, or no longer, do what was asked (gRPC `UNIMPLEMENTED`; an
-    /// endpoint or API version its 4xx says was retired).
+    /// The upstream does not do what was asked: gRPC `UNIMPLEMENTED`, "not implemented", a
+    /// method or command it does not have ("Method not found", "no such command").
     Unsupported,
+    /// The upstream no longer does what was asked: the endpoint, API version or model its
+    /// 4xx says reached its end ("This endpoint has been sunset").
+    Retired,
 }
 
 /// The contract validator's verdict on a response body.
@@ -121,7 +124,11 @@ pub enum BodyCheck {
 ///     idempotent, as a 503 is.
 /// 11. A 4xx other than 401 and 407 whose body says the upstream no longer does what
 ///     was called (an endpoint sunset, an API version retired) is [`ErrorClass::Gone`],
-///     as a 410 is, unless it names a wait.
+///     as a 410 is, unless it names a wait; one whose body says the upstream does not
+///     have the method or command called ("Method not found", a JSON-RPC -32601 sent
+///     with a 404, "no such command", "not implemented") is
+///     [`ErrorClass::ContractDrift`], as a 501 is: no successor replaces what was never
+///     there, and only the tool's owner can change what it calls.
 /// 12. A 5xx whose body says the request is wrong (gRPC `INVALID_ARGUMENT`, a SOAP
 ///     `Client` fault) is [`ErrorClass::ClientError`]; one whose body says the
 ///     credentials were refused (a SOAP fault sent as a 500 for a failed login), with
@@ -178,7 +185,12 @@ pub fn classify(attempt: &Attempt) -> Option<ErrorClass> {
         // A 4xx whose words say the called endpoint or API version reached its end
         // ("This endpoint has been sunset") is a retirement told without a 410: no
         // change to the call's arguments helps, only a move to what replaced it.
-        400..=499 if said == Said::Unsupported && !matches!(status, 401 | 407) => ErrorClass::Gone,
+        400..=499 if said == Said::Retired && !matches!(status, 401 | 407) => ErrorClass::Gone,
+        // A method the upstream does not have, told by a 4xx (bitcoind's 404 for -32601,
+        // "no such command"): the tool calls what is not there, as a 501 says.
+        400..=499 if said == Said::Unsupported && !matches!(status, 401 | 407) => {
+            ErrorClass::ContractDrift
+        }
         // 407: a proxy between toolgate and the upstream wants credentials of its own
         // (RFC 9110 §15.5.8); whoever runs the network must supply them.
         401 | 403 | 407 => ErrorClass::Auth,
@@ -193,7 +205,7 @@ pub fn classify(attempt: &Attempt) -> Option<ErrorClass> {
         // refused in a 5xx are the owner's to fix, unless the reply names a wait.
         500..=599 if said == Said::Credentials && retry_after.is_none() => ErrorClass::Auth,
         501 | 505 => ErrorClass::ContractDrift,
-        500..=599 if said == Said::Unsupported => ErrorClass::ContractDrift,
+        500..=599 if matches!(said, Said::Unsupported | Said::Retired) => ErrorClass::ContractDrift,
         503 | 529 if retry_after.is_some() => ErrorClass::Overloaded,
         _ => ErrorClass::ServerError,
     })

@@ -174,7 +174,7 @@ fn read_prefix(status: u16, body: &[u8], now: DateTime<Utc>) -> BodySignals {
             .iter()
             .any(|t| warning::says_the_call_ended(t, now))
     {
-        out.recovery = Some(Recovery::Unsupported);
+        out.recovery = Some(Recovery::Retired);
     }
     // The body's own status says 429 even where the reply's does not (an error
     // envelope sent with a 200).

@@ -213,10 +213,23 @@ pub(crate) fn says_limit_passed(text: &str) -> bool {
         .map(|(_, x)| x.clone())
         .collect();
     let is = |i: usize, set: &[&str]| w.get(i).is_some_and(|x| set.contains(&x.as_str()));
+    // A `limit` that exceeds a maximum, in the present tense of a value's description, is
+    // a parameter's value too large ("limit exceeds maximum of 100", a page size), not a
+    // limit of calls passed ("limit exceeded, maximum 100 calls per minute").
+    let over_its_maximum = |i: usize, j: usize| {
+        let maximum = |k: usize| is(k, &["maximum", "max"]);
+        j == i + 1
+            && is(i, &["limit"])
+            && is(j, &["exceeds", "exceed"])
+            && (maximum(j + 1) || (is(j + 1, &["the"]) && maximum(j + 2)))
+    };
     let near = (0..w.len()).any(|i| {
         is(i, &LIMIT)
             && (i.saturating_sub(2)..=i + 2).any(|j| {
-                j != i && is(j, &PASSED) && !(i.min(j)..i.max(j)).any(|k| is(k, &NEGATIONS))
+                j != i
+                    && is(j, &PASSED)
+                    && !over_its_maximum(i, j)
+                    && !(i.min(j)..i.max(j)).any(|k| is(k, &NEGATIONS))
             })
     });
     // A budget spent: "You have run out of credits", `insufficient_credits`, "out of
@@ -272,6 +285,24 @@ fn limit_of_calls_passed(w: &[String]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::says_limit_passed;
+
+    /// A parameter named `limit` whose value passes its maximum is a value too large,
+    /// not a limit of calls passed; a rate over its maximum still is one.
+    #[test]
+    fn a_limit_parameter_over_its_maximum_is_no_limit_passed() {
+        for t in [
+            "limit exceeds maximum of 100",
+            "limit exceeds the maximum allowed value",
+        ] {
+            assert!(!says_limit_passed(t), "{t}");
+        }
+        for t in [
+            "Rate limit exceeded",
+            "limit exceeded, maximum 100 calls per minute",
+        ] {
+            assert!(says_limit_passed(t), "{t}");
+        }
+    }
 
     #[test]
     fn a_limit_passed_in_any_spelling() {

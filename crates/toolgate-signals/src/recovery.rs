@@ -53,10 +53,12 @@ pub enum Recovery {
     /// `FAILED_PRECONDITION`, `OUT_OF_RANGE`, `ALREADY_EXISTS`, `NOT_FOUND`; "invalid
     /// parameter"; a card declined).
     Request,
-    /// The upstream does not, or no longer, do what was asked (gRPC `UNIMPLEMENTED`, "not
-    /// implemented"; a 4xx whose words say the called endpoint or API version was retired,
-    /// read by `body::read`).
+    /// The upstream does not do what was asked (gRPC `UNIMPLEMENTED`, "not implemented",
+    /// a method or command it does not have: "Method not found", "no such command").
     Unsupported,
+    /// The upstream no longer does what was asked: a 4xx whose words say the called
+    /// endpoint, API version or model reached its end (read by `body::read`).
+    Retired,
 }
 
 /// Names whose string values are codes: read as words and as gRPC status names.
@@ -250,20 +252,26 @@ fn member_name(key: &str) -> String {
 }
 
 /// A code named after what it reports: `sub_code` (Alipay's `isv.invalid-signature`
-/// under a numeric `code`), `status_code`, `result_code`, `return_code`. A bare
-/// `…_code` is not one: a `country_code` or a `currency_code` is data.
+/// under a numeric `code`), `status_code`, `result_code`, `return_code`, and any error
+/// code named for where it comes from (CloudKit's `serverErrorCode`). A bare `…_code` is
+/// not one: a `country_code` or a `currency_code` is data.
 fn names_a_code(key: &str) -> bool {
     const HEADS: [&str; 5] = ["sub", "status", "result", "return", "reason"];
     key.strip_suffix("code")
-        .is_some_and(|head| HEADS.contains(&head))
+        .is_some_and(|head| HEADS.contains(&head) || head.ends_with("error"))
 }
 
 /// A message named after what it reports: `status_message` (`{"status": "ERROR",
 /// "status_message": "Invalid integration key"}`), `sub_msg`, `result_msg`, and the
-/// `response_desc`, `result_desc` payment gateways shorten it to.
+/// `response_desc`, `result_desc` payment gateways shorten it to; and one written for
+/// people, in their language or for a screen (`translated`, `localized`, `display`,
+/// `diagnostics`: [`crate::walk::PEOPLE_TEXT_NAMES`]).
 fn names_a_message(key: &str) -> bool {
     key.ends_with("message")
+        // Jira's `errorMessages`, a list of them.
+        || key.ends_with("messages")
         || key.ends_with("msg")
+        || crate::walk::PEOPLE_TEXT_NAMES.contains(&key)
         || key.strip_suffix("desc").is_some_and(|head| head.len() >= 2)
         // Portuguese `mensagem`, Spanish `mensaje`, German `meldung`, … .
         || crate::walk::MESSAGE_NAMES.contains(&key)

@@ -428,7 +428,26 @@ fn named_message_field(k: &str) -> bool {
             // a string is read as words.
             | "result"
     ) || languages::MESSAGE_NAMES.contains(&k)
+        || PEOPLE_TEXT_NAMES.contains(&k)
 }
+
+/// Names a message takes when it is written for the people using the API rather than for
+/// its developers: in their language (`translated`, `localized`, Apple's
+/// `NSLocalizedDescription`), shown in a screen (`display`, `displayText`), or a FHIR
+/// `OperationOutcome` issue's `diagnostics`. A reply whose only words are there is read
+/// by them ("translated": "Your API key has expired. …").
+pub(crate) const PEOPLE_TEXT_NAMES: [&str; 10] = [
+    "translated",
+    "translation",
+    "localized",
+    "localised",
+    "localizeddescription",
+    "nslocalizeddescription",
+    "display",
+    "displaytext",
+    "diagnostics",
+    "usertext",
+];
 
 /// An error code whose words say "throttled".
 fn says_throttled_code(s: &str) -> bool {

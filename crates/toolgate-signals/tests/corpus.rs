@@ -40,9 +40,9 @@ use toolgate_signals::{
 };
 
 /// Cases read right, out of every case; raised as the readers improve.
-const FLOOR: usize = 3037;
+const FLOOR: usize = 3164;
 
-const FILES: [(&str, &str); 50] = [
+const FILES: [(&str, &str); 51] = [
     (
         "ratelimit_headers",
         include_str!("corpus/ratelimit_headers.json"),
@@ -95,6 +95,7 @@ const FILES: [(&str, &str); 50] = [
     ("recovery10", include_str!("corpus/recovery10.json")),
     ("recovery11", include_str!("corpus/recovery11.json")),
     ("recovery12", include_str!("corpus/recovery12.json")),
+    ("recovery13", include_str!("corpus/recovery13.json")),
     ("languages", include_str!("corpus/languages.json")),
     ("languages2", include_str!("corpus/languages2.json")),
     ("languages3", include_str!("corpus/languages3.json")),
@@ -168,6 +169,7 @@ fn class_of(status: u16, s: &Signals, body_ok: BodyCheck) -> Option<ErrorClass> 
             Some(Recovery::Transient) => Said::Transient,
             Some(Recovery::Request) => Said::Request,
             Some(Recovery::Unsupported) => Said::Unsupported,
+            Some(Recovery::Retired) => Said::Retired,
         },
     })
 }

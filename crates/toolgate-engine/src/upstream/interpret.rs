@@ -110,6 +110,7 @@ fn said(recovery: Option<toolgate_signals::recovery::Recovery>) -> Said {
         Some(Recovery::Transient) => Said::Transient,
         Some(Recovery::Request) => Said::Request,
         Some(Recovery::Unsupported) => Said::Unsupported,
+        Some(Recovery::Retired) => Said::Retired,
     }
 }
 

@@ -395,18 +395,18 @@ fn with_said(status: u16, said: Said) -> Attempt {
 fn a_retirement_told_by_a_4xx_is_gone() {
     for status in [400, 403, 404, 409, 422] {
         assert_eq!(
-            classify(&saying(status, false, None, Said::Unsupported)),
+            classify(&saying(status, false, None, Said::Retired)),
             Some(Gone),
             "{status}"
         );
     }
     assert_eq!(
-        classify(&saying(400, false, Some(20), Said::Unsupported)),
+        classify(&saying(400, false, Some(20), Said::Retired)),
         Some(RateLimited)
     );
     for status in [401, 407] {
         assert_eq!(
-            classify(&saying(status, false, None, Said::Unsupported)),
+            classify(&saying(status, false, None, Said::Retired)),
             Some(Auth),
             "{status}"
         );
@@ -415,4 +415,27 @@ fn a_retirement_told_by_a_4xx_is_gone() {
         classify(&saying(400, false, None, Said::Request)),
         Some(ClientError)
     );
+}
+
+/// A 4xx whose words say the upstream does not have the method or command called
+/// (bitcoind's 404 carrying -32601 "Method not found", "no such command") is drift for
+/// the owner, as a 501 is: nothing replaced it, so `gone`'s "use the successor" would
+/// send the model looking for what does not exist. A 401 or 407 still asks for
+/// credentials.
+#[test]
+fn a_method_the_upstream_lacks_told_by_a_4xx_is_drift_not_a_retirement() {
+    for status in [400, 404, 405, 422] {
+        assert_eq!(
+            classify(&saying(status, false, None, Said::Unsupported)),
+            Some(ContractDrift),
+            "{status}"
+        );
+    }
+    for status in [401, 407] {
+        assert_eq!(
+            classify(&saying(status, false, None, Said::Unsupported)),
+            Some(Auth),
+            "{status}"
+        );
+    }
 }

@@ -403,10 +403,12 @@ fn names_a_report(lower: &[u8]) -> bool {
 /// (`{"type": "authentication_error", "code": "invalid_api_key", "detail": …}`): a word
 /// ending in `_error`. A bare `"type": "error"` is as often a record's kind (a log
 /// event's) and is left to the members beside it.
+///
+/// A top-level member naming the answer's own type (`objectType`, `__type`, `$type`)
+/// whose value is an exception's class says the same: Kaltura answers every failure
+/// with a 200 whose object is `{"objectType": "KalturaAPIException", "code":
+/// "INVALID_KS", …}`.
 fn says_error_type(key: &[u8], value: &[u8]) -> bool {
-    if !key.eq_ignore_ascii_case(b"type") {
-        return false;
-    }
     let Some(rest) = value.strip_prefix(b"\"") else {
         return false;
     };
@@ -414,10 +416,34 @@ fn says_error_type(key: &[u8], value: &[u8]) -> bool {
         return false;
     };
     let name = &rest[..end];
+    if names_the_object_type(key) && names_an_exception(name) {
+        return true;
+    }
+    if !key.eq_ignore_ascii_case(b"type") {
+        return false;
+    }
     name.len() <= 40
         && name.len() > b"_error".len()
         && name.ends_with(b"_error")
         && name.iter().all(|b| b.is_ascii_lowercase() || *b == b'_')
+}
+
+/// A member that names the type of the object it is in, as serialisers write it.
+fn names_the_object_type(key: &[u8]) -> bool {
+    [&b"objectType"[..], b"__type", b"$type", b"_type", b"type"]
+        .iter()
+        .any(|k| key.eq_ignore_ascii_case(k))
+}
+
+/// A class name of an exception: `KalturaAPIException`, `com.example.NotFoundException`;
+/// one word of letters, digits and dots, ending in `Exception`.
+fn names_an_exception(name: &[u8]) -> bool {
+    name.len() <= 80
+        && name.len() > b"Exception".len()
+        && name.ends_with(b"Exception")
+        && name
+            .iter()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_'))
 }
 
 /// A string value with words in it, none of which says the call succeeded.

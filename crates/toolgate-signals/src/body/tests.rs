@@ -1102,9 +1102,9 @@ fn a_4xx_saying_the_called_endpoint_ended_says_the_upstream_no_longer_does_it() 
     let now = chrono::DateTime::from_timestamp(1_780_000_000, 0).unwrap();
     let sunset =
         br#"{"errors":[{"message":"This endpoint has been sunset and is no longer supported."}]}"#;
-    assert_eq!(read(400, sunset, now).recovery, Some(Recovery::Unsupported));
+    assert_eq!(read(400, sunset, now).recovery, Some(Recovery::Retired));
     let part = br#"{"message":"The 'not_in' query parameter is deprecated, use 'in' instead."}"#;
-    assert_ne!(read(400, part, now).recovery, Some(Recovery::Unsupported));
+    assert_ne!(read(400, part, now).recovery, Some(Recovery::Retired));
     // Credentials refused keep their reading beside a retirement's words.
     let creds = br#"{"message":"Invalid API key. API v1 has been sunset."}"#;
     assert_eq!(read(401, creds, now).recovery, Some(Recovery::Credentials));

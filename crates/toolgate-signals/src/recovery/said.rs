@@ -363,6 +363,78 @@ fn account(w: &Words<'_>) -> bool {
         || budget_spent(w)
         || not_enabled_for_holder(w)
         || subscription_required(w)
+        || standing_allowance_spent(w)
+        || licence_ended(w)
+        || service_not_activated(w)
+}
+
+/// What the account holds, spent or full, that no wait refills: its storage ("The storage
+/// quota of your account has been exceeded", "the user's iCloud storage quota has been
+/// exceeded"), its limits as a whole ("Account has reached its limits"), a prepaid
+/// package ("FreeResourcePackExhausted"). A throttle's window or a wait was ruled out
+/// before; a rate, a file's or a request's size ("exceeds the maximum object size") is
+/// no holding of the account's.
+fn standing_allowance_spent(w: &Words<'_>) -> bool {
+    const SPENT: [&str; 6] = [
+        "exceeded",
+        "exceeds",
+        "reached",
+        "exhausted",
+        "full",
+        "depleted",
+    ];
+    const NOT_HELD: [&str; 11] = [
+        "rate",
+        "size",
+        "file",
+        "object",
+        "request",
+        "requests",
+        "calls",
+        "concurrent",
+        "concurrency",
+        "payload",
+        "body",
+    ];
+    if w.any_of(&NOT_HELD) {
+        return false;
+    }
+    let storage = w.near(&["storage", "disk"], &["quota", "quotas", "full"], 2) && w.any_of(&SPENT);
+    let holder_limits =
+        w.near(&HOLDERS, &["limit", "limits"], 4) && w.any_of(&SPENT) && !anothers_account(w);
+    let package = w.any_of(&["pack", "package", "packs", "packages"])
+        && w.any_of(&["exhausted", "depleted", "spent"]);
+    storage || holder_limits || package
+}
+
+/// The licence the upstream runs under, or sells the account, ended: "The license has
+/// expired. Please contact … to renew your license." Only its owner renews it. A
+/// driver's licence or an identity document the request carries is the request's.
+fn licence_ended(w: &Words<'_>) -> bool {
+    w.near(
+        &["license", "licence", "licenses", "licences"],
+        &[
+            "expired",
+            "expire",
+            "expires",
+            "suspended",
+            "revoked",
+            "ended",
+        ],
+        3,
+    ) && !w.any_of(&[
+        "driver", "drivers", "driving", "document", "identity", "passport",
+    ]) && !w.is_a_rule()
+}
+
+/// A service, API or product the account has not activated: Tencent Cloud's
+/// `FailedOperation.ServiceNotActivated`, "The service is not activated for this
+/// account". Its owner activates it in a console; a card or a user the request names
+/// "not activated" is theirs.
+fn service_not_activated(w: &Words<'_>) -> bool {
+    (w.phrase(&["not", "activated"]) || w.phrase(&["not", "opened"]))
+        && w.any_of(&["service", "api", "product"])
+        && !w.any_of(&PAYMENTS)
 }
 
 /// Terms the account's owner has not accepted: a `google.rpc.PreconditionFailure` of type
@@ -416,8 +488,12 @@ fn owes(w: &Words<'_>) -> bool {
         ],
         2,
     ) && (w.any_of(&HOLDERS) || w.has("your"));
+    // Uploadcare's `AccountUnpaidError`, "blocked for non payment": the holder unpaid.
+    let unpaid_holder = w.near(&["unpaid"], &HOLDERS, 2)
+        || ((w.phrase(&["non", "payment"]) || w.has("nonpayment")) && w.any_of(&HOLDERS));
     w.has("arrears")
         || debt
+        || unpaid_holder
         || w.phrase(&["please", "recharge"])
         || w.phrase(&["recharge", "first"])
 }
@@ -674,7 +750,9 @@ fn says_missing(w: &Words<'_>) -> bool {
 /// an object that "does not exist or not authorized" (Snowflake's wording) is as likely
 /// the request's.
 fn access_refused(w: &Words<'_>) -> bool {
+    // "The access to service [reach_reachprofile->list] is forbidden" says the same.
     let said = w.phrase(&["access", "denied"])
+        || (w.has("access") && w.phrase(&["is", "forbidden"]))
         || w.phrase(&["not", "authorized"])
         || w.phrase(&["not", "authorised"])
         || (w.phrase(&["log", "in"]) && w.any_of(&["must", "required"]));
@@ -815,14 +893,55 @@ fn stale_version(w: &Words<'_>) -> bool {
     w.near(&VERSIONS, &STALE, 5) && !w.any_of(&["api", "sdk", "client", "protocol", "tls"])
 }
 
-/// The upstream does not do what was asked: "not implemented", and a method it does not
-/// have ("Method not found", "the method debug_traceTransaction does not exist/is not
-/// available", "Conduit method … does not exist").
+/// The upstream does not do what was asked: "not implemented", and a method, command or
+/// procedure it does not have ("Method not found", "the method debug_traceTransaction
+/// does not exist/is not available", "Conduit method … does not exist", RouterOS's "no
+/// such command or directory", "unknown command 'user_shw'", "method name not
+/// recognized"). What is called is the tool's own choice, not an argument's.
 fn unsupported(w: &Words<'_>) -> bool {
     w.phrase(&["not", "implemented"])
         || w.has("unimplemented")
-        || (w.any_of(&["method", "methods"]) && says_missing(w))
+        || (names_an_operation(w)
+            && (says_missing(w)
+                || w.any_of(&["unknown", "unrecognized", "unrecognised"])
+                || w.phrase(&["not", "recognized"])
+                || w.phrase(&["not", "recognised"])))
 }
+
+/// An operation word ([`OPERATIONS`]) that is not a business object's kind: a payment,
+/// shipping or sign-in method the request names ("Unknown payment method") is data. An
+/// action named with the service it belongs to is one ("Action \"listAll\" does not
+/// exists for service \"media\""); an action alone is as often a record (a droplet's).
+fn names_an_operation(w: &Words<'_>) -> bool {
+    const KINDS: [&str; 10] = [
+        "payment",
+        "shipping",
+        "delivery",
+        "billing",
+        "funding",
+        "contact",
+        "login",
+        "authentication",
+        "auth",
+        "http",
+    ];
+    let action_of_a_service = w.any_of(&["action", "actions"]) && w.has("service");
+    action_of_a_service
+        || (0..w.w.len()).any(|i| {
+            OPERATIONS.contains(&w.w[i].as_str())
+                && !(i > 0 && KINDS.contains(&w.w[i - 1].as_str()))
+        })
+}
+
+/// What names the operation a call asks for, as RPC protocols and command APIs call it.
+const OPERATIONS: [&str; 6] = [
+    "method",
+    "methods",
+    "command",
+    "commands",
+    "procedure",
+    "procedures",
+];
 
 /// The request itself is wrong: an invalid input, a failed validation, a card declined.
 fn request(w: &Words<'_>) -> bool {
@@ -874,7 +993,16 @@ fn missing_thing(w: &Words<'_>) -> bool {
 
 /// What a proxy or a node may lack where the request is right: a host, a route, a
 /// block or header not synced yet.
-const NOT_YET_OR_ELSEWHERE: [&str; 6] = ["host", "dns", "route", "block", "header", "method"];
+const NOT_YET_OR_ELSEWHERE: [&str; 8] = [
+    "host",
+    "dns",
+    "route",
+    "block",
+    "header",
+    "method",
+    "command",
+    "procedure",
+];
 
 /// What the request names, said to be invalid: "Invalid Bitcoin address", "Invalid
 /// amount", "A chave … é inválida". An invalid answer from further upstream, or a

@@ -1133,3 +1133,6 @@ fn please_try_again_is_advice_to_send_the_same_request() {
         assert_ne!(said(body), Some(Recovery::Transient), "{body}");
     }
 }
+
+mod holdings;
+mod operations;

@@ -254,3 +254,27 @@ fn error_flags_and_failed_result_words() {
         assert!(!is_error_envelope(b), "{}", String::from_utf8_lossy(b));
     }
 }
+
+/// Kaltura answers every failure with a 200 whose object is an exception's
+/// (`"objectType": "KalturaAPIException"`); a member naming the object's type with an
+/// exception class marks an envelope, and any other type does not.
+#[test]
+fn an_object_typed_as_an_exception_is_an_error_envelope() {
+    for body in [
+        &br#"{"code":"INVALID_KS","message":"Invalid KS","objectType":"KalturaAPIException","args":[]}"#[..],
+        br#"{"__type":"com.example.NotFoundException","message":"no such entry"}"#,
+    ] {
+        assert!(is_error_envelope(body), "{}", String::from_utf8_lossy(body));
+    }
+    for body in [
+        &br#"{"objectType":"KalturaMediaEntry","id":"0_abc","name":"Exception handling 101"}"#[..],
+        br#"{"type":"ExceptionReport","rows":[]}"#,
+        br#"{"objectType":"KalturaMediaListResponse","objects":[],"totalCount":0}"#,
+    ] {
+        assert!(
+            !is_error_envelope(body),
+            "{}",
+            String::from_utf8_lossy(body)
+        );
+    }
+}
