@@ -19,7 +19,9 @@
 //! - a field is required only when it was present in every object seen at that path,
 //!   and that path held at least [`REQUIRE_AFTER`] objects (or as many as responses
 //!   learned from, if fewer); next-page links and tokens (`nextLink`, `NextToken`) are
-//!   never required, since the last page leaves them out;
+//!   never required, since the last page leaves them out, nor is a field seen only as
+//!   `null` (`"deleted_at": null` in every response says "nothing here", which an
+//!   upstream may as well say by leaving the field out);
 //! - objects whose keys are ids (numeric, UUIDs, hashes, dates, random tokens such as
 //!   `cus_NffrFeUfNV2Hib`), or that carry more than [`MAP_KEYS`] keys of one kind of
 //!   value, are maps: their values are merged into one shape (`additionalProperties`),
@@ -493,7 +495,9 @@ fn schema_of(node: &Node, how: &Emit, root: bool) -> Value {
             let required: Vec<&String> = node
                 .fields
                 .iter()
-                .filter(|(k, f)| known && f.seen >= node.objects && !next_page(k))
+                .filter(|(k, f)| {
+                    known && f.seen >= node.objects && !next_page(k) && !f.node.types.is_empty()
+                })
                 .map(|(k, _)| k)
                 .collect();
             s.insert("properties".into(), Value::Object(props));

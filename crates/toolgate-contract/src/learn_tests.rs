@@ -52,6 +52,18 @@ fn a_path_seen_only_as_null_or_empty_stays_unconstrained() {
 }
 
 #[test]
+fn a_member_seen_only_as_null_is_not_required() {
+    let l = learned(&vec![json!({"id": 1, "deleted_at": null}); 20]);
+    assert_eq!(l.schema()["required"], json!(["id"]));
+    let c = contract(&l);
+    assert!(c.check(&json!({"id": 2})).is_ok());
+    assert!(
+        c.check(&json!({"id": 2, "deleted_at": "2026-01-31"}))
+            .is_ok()
+    );
+}
+
+#[test]
 fn array_elements_merge_and_whole_numbers_are_numbers() {
     let l = learned(&[json!({"results": [
         {"title": "a", "rank": 1, "snippet": "x"},
@@ -124,7 +136,7 @@ fn objects_keyed_by_ids_are_learned_as_maps() {
     assert_eq!(
         s["properties"]["users"],
         json!({"type": "object", "additionalProperties": {"type": "object",
-            "properties": {"email": {}, "name": {"type": ["string", "null"]}}, "required": ["email", "name"]}})
+            "properties": {"email": {}, "name": {"type": ["string", "null"]}}, "required": ["name"]}})
     );
     let c = contract(&l);
     assert!(
@@ -416,10 +428,10 @@ fn learned_with_a_member_always_sent_so_far() -> ResponseContract {
 fn judged(c: &ResponseContract, absences: &mut crate::Absences, body: &Value) -> Option<Drift> {
     match c.check(body) {
         Ok(()) => {
-            absences.matched();
+            absences.matched(body);
             None
         }
-        Err(drift) => absences.judge(drift),
+        Err(drift) => absences.judge(drift, body),
     }
 }
 

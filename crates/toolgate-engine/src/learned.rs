@@ -7,9 +7,10 @@
 //!   sample, counted in `toolgate_learned_samples_dropped_total` — the call never waits;
 //! - after `enforce_after` responses the learned schema is compiled once and frozen;
 //!   from then on each body is checked against it like a declared contract, except that
-//!   a learned member gone from a response is drift only once gone from
-//!   [`toolgate_contract::ABSENT_RESPONSES`] responses in a row ([`Absences`]: twenty
-//!   responses cannot tell a member always sent from one sent nearly always). The
+//!   a learned member gone from a response (left out, or `null`) is drift only once gone
+//!   from [`toolgate_contract::ABSENT_RESPONSES`] responses in a row that reach its place
+//!   ([`Absences`]: twenty responses cannot tell a member always sent from one sent
+//!   nearly always; an empty list says nothing about its items' members). The
 //!   streaks are this replica's own, kept beside the enforced contract, so a reset or a
 //!   reload from a pin starts them from zero;
 //! - a pinned learned contract (the lockfile's `learned` section, written by
@@ -104,20 +105,24 @@ impl Enforced {
         }
     }
 
-    /// A response matched: every learned member it reached was there.
-    fn matched(&self) {
+    /// A response matched: the streaks of the members it carries end, those of members
+    /// it did not reach (an empty list) go on. `doc` reads the response only when some
+    /// streak is open: the common matching response is not parsed twice.
+    fn matched(&self, doc: impl FnOnce() -> Option<Value>) {
         if self.absent_lately.load(Ordering::Acquire) {
+            let Some(doc) = doc() else { return };
             let mut absences = lock(&self.absences);
-            absences.matched();
-            self.absent_lately.store(false, Ordering::Release);
+            absences.matched(&doc);
+            self.absent_lately
+                .store(!absences.is_empty(), Ordering::Release);
         }
     }
 
     /// A response's drift, with the absences not yet confirmed held back; `None` when
     /// nothing else is left.
-    fn confirmed(&self, drift: Drift) -> Option<Drift> {
+    fn confirmed(&self, drift: Drift, doc: &Value) -> Option<Drift> {
         let mut absences = lock(&self.absences);
-        let drift = absences.judge(drift);
+        let drift = absences.judge(drift, doc);
         self.absent_lately
             .store(!absences.is_empty(), Ordering::Release);
         drift
@@ -423,15 +428,25 @@ pub fn judge(
         number_range::check(&enforced.contract, body)
     };
     match result {
-        Err(BodyError::Drift(drift)) => match enforced.confirmed(drift) {
-            Some(drift) => Judged::Drift {
-                drift,
-                samples: Some(enforced.samples),
-            },
-            None => Judged::Fine,
-        },
+        Err(BodyError::Drift(drift)) => {
+            // Drift means the body was read as JSON: read it again, only now, to see
+            // which learned members it carries.
+            let Some(doc) = document(body, mcp) else {
+                return Judged::Drift {
+                    drift,
+                    samples: Some(enforced.samples),
+                };
+            };
+            match enforced.confirmed(drift, &doc) {
+                Some(drift) => Judged::Drift {
+                    drift,
+                    samples: Some(enforced.samples),
+                },
+                None => Judged::Fine,
+            }
+        }
         Ok(()) => {
-            enforced.matched();
+            enforced.matched(|| document(body, mcp));
             Judged::Fine
         }
         // A body that is not JSON was never learned from either: nothing to compare.
@@ -585,6 +600,7 @@ tools:
     const WITH: &[u8] = br#"{"results": [{"title": "a", "snippet": "s", "note": "n"}]}"#;
     const WITHOUT: &[u8] = br#"{"results": [{"title": "a", "snippet": "s"}]}"#;
     const RENAMED: &[u8] = br#"{"results": [{"title": "a", "excerpt": "s", "note": "n"}]}"#;
+    const EMPTY: &[u8] = br#"{"results": []}"#;
 
     /// A tool whose contract is learned from twenty copies of `body`, and so enforced.
     fn enforced_from_twenty(
@@ -633,6 +649,19 @@ tools:
         // Anything but an absence is drift at once.
         let typed = br#"{"results": [{"title": 7, "snippet": "s", "note": "n"}]}"#;
         assert_eq!(reported(&learning, &spec, &slot, &[typed]), [true]);
+    }
+
+    #[test]
+    fn a_response_with_an_empty_list_neither_confirms_nor_restarts_a_renamed_members_count() {
+        let (spec, learning, slot, _state) = enforced_from_twenty(WITH);
+        let bodies = [RENAMED, EMPTY, RENAMED, EMPTY, EMPTY, RENAMED, RENAMED];
+        assert_eq!(
+            reported(&learning, &spec, &slot, &bodies),
+            [false, false, false, false, false, true, true]
+        );
+        // Back to the learned shape: that ends the count.
+        let bodies = [WITH, RENAMED, EMPTY, WITH, RENAMED, RENAMED];
+        assert_eq!(reported(&learning, &spec, &slot, &bodies), [false; 6]);
     }
 
     #[test]

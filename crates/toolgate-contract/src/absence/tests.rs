@@ -1,0 +1,143 @@
+use super::*;
+use crate::{Learner, ResponseContract};
+use serde_json::json;
+
+/// Twenty responses, none with a `null`, each with two results carrying `note`: `note` is
+/// required and accepts no `null`.
+fn learned_note() -> ResponseContract {
+    let mut l = Learner::new(crate::DEFAULT_MAX_PATHS);
+    for i in 0..20 {
+        l.observe(&json!({"results": [
+            {"title": format!("t{i}"), "note": "n"},
+            {"title": "u", "note": "m"}
+        ]}));
+    }
+    ResponseContract::compile(&l.schema(), None).expect("a learned schema compiles")
+}
+
+/// Whether each body is reported, judged in order as the gateway judges them.
+fn reported(c: &ResponseContract, bodies: &[&Value]) -> Vec<bool> {
+    let mut absences = Absences::default();
+    bodies
+        .iter()
+        .map(|body| match c.check(body) {
+            Ok(()) => {
+                absences.matched(body);
+                false
+            }
+            Err(drift) => absences.judge(drift, body).is_some(),
+        })
+        .collect()
+}
+
+#[test]
+fn a_response_that_does_not_reach_the_place_neither_confirms_nor_ends_an_absence() {
+    let c = learned_note();
+    let gone = json!({"results": [{"title": "t"}]});
+    let empty = json!({"results": []});
+    assert_eq!(
+        reported(&c, &[&gone, &empty, &gone, &empty, &empty, &gone, &gone]),
+        [false, false, false, false, false, true, true]
+    );
+    // A response that carries the member still ends the streak.
+    let with = json!({"results": [{"title": "t", "note": "n"}]});
+    assert_eq!(
+        reported(&c, &[&gone, &gone, &with, &gone, &empty, &gone]),
+        [false; 6]
+    );
+}
+
+#[test]
+fn a_member_some_objects_at_its_place_still_carry_is_not_absent() {
+    let c = learned_note();
+    let partly = json!({"results": [{"title": "t", "note": "n"}, {"title": "u"}]});
+    assert_eq!(reported(&c, &[&partly; 6]), [false; 6]);
+    // Gone from every result: counted, and reported from the third such response.
+    let gone = json!({"results": [{"title": "t"}, {"title": "u"}]});
+    assert_eq!(
+        reported(&c, &[&partly, &gone, &gone, &gone]),
+        [false, false, false, true]
+    );
+}
+
+#[test]
+fn a_null_where_a_learned_value_was_waits_like_an_absence_and_a_lasting_one_is_reported() {
+    let c = learned_note();
+    let null = json!({"results": [{"title": "t", "note": null}]});
+    let with = json!({"results": [{"title": "t", "note": "n"}]});
+    assert_eq!(
+        reported(&c, &[&null, &with, &null, &null, &with]),
+        [false; 5]
+    );
+    // A member `null` for good is reported from the third response, as a type change
+    // without the validator's words about what was held back before.
+    let mut absences = Absences::default();
+    let mut last = None;
+    for _ in 0..3 {
+        last = absences.judge(c.check(&null).expect_err("null is not learned"), &null);
+    }
+    let drift = last.expect("null in three responses in a row");
+    assert_eq!(drift.changes[0].path(), "results[].note");
+    assert_eq!(drift.changes[0].kind_name(), "type_changed");
+    // A null beside a real type change: the type change is reported at once, alone.
+    let both = json!({"results": [{"title": 7, "note": null}]});
+    let drift = Absences::default()
+        .judge(c.check(&both).expect_err("drift"), &both)
+        .expect("a type change is drift at once");
+    let paths: Vec<&str> = drift.changes.iter().map(Change::path).collect();
+    assert_eq!(paths, ["results[].title"]);
+    assert!(
+        drift
+            .violations
+            .iter()
+            .all(|v| !v.instance_path.ends_with("/note")),
+        "{:?}",
+        drift.violations
+    );
+    // An object or a list `null` now and then the same; `null` for good is reported.
+    let mut l = Learner::new(crate::DEFAULT_MAX_PATHS);
+    for _ in 0..20 {
+        l.observe(&json!({"owner": {"login": "a"}, "tags": ["x"]}));
+    }
+    let c = ResponseContract::compile(&l.schema(), None).expect("compiles");
+    let with = json!({"owner": {"login": "b"}, "tags": []});
+    let nulled = json!({"owner": null, "tags": null});
+    assert_eq!(
+        reported(&c, &[&nulled, &with, &nulled, &nulled, &with]),
+        [false; 5]
+    );
+    assert_eq!(
+        reported(&c, &[&nulled, &nulled, &nulled]),
+        [false, false, true]
+    );
+}
+
+/// Whether `body` carries the member at `path`, with a fresh bound.
+fn carried(body: &Value, path: &str) -> bool {
+    let mut visits = VISITS;
+    super::carried(body, path, &mut visits)
+}
+
+#[test]
+fn a_member_is_looked_for_under_the_names_the_response_actually_has() {
+    let body = json!({"a.b": [{"c[1]": {"d": 1}}, {"c[1]": null}], "x": [[{"y": 0}]]});
+    assert!(carried(&body, "a.b[].c[1].d"));
+    assert!(carried(&body, "x[][].y"));
+    assert!(!carried(&body, "a.b[].c[1].e"));
+    assert!(!carried(&body, "x[].y"));
+    assert!(!carried(&json!({"n": null}), "n"));
+    assert!(carried(&json!([{"n": 0}, {"n": null}]), "[].n"));
+}
+
+#[test]
+fn looking_for_a_member_in_a_hostile_body_is_bounded() {
+    // More places to look than the bound (200 lists of 200), none carrying the member.
+    let row = Value::Array(vec![json!({"a": null}); 200]);
+    let body = json!({"x": Value::Array(vec![row; 200])});
+    let mut visits = VISITS;
+    assert!(!super::carried(&body, "x[][].a", &mut visits));
+    assert_eq!(visits, 0, "the bound stopped the search");
+    // Once spent, nothing more is visited: the member counts as not carried.
+    let small = json!({"a": 1});
+    assert!(!super::carried(&small, "a", &mut visits));
+}
