@@ -15,7 +15,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::upstream::mcp::foreign_meta::reads_as_toolgate_key;
+use crate::upstream::mcp::foreign_meta::drop_toolgate_keys;
 use crate::upstream::mcp::{media_type, note_lines, result_check, smuggled_text, structured_text};
 
 /// The members of a `prompts/get` answer passed on (`description` is then replaced by
@@ -153,9 +153,7 @@ fn clean_meta(o: &mut Map<String, Value>) {
     match o.get_mut("_meta") {
         Some(meta @ Value::Object(_)) => {
             structured_text::clean_value(meta);
-            if let Value::Object(meta) = meta {
-                meta.retain(|k, _| !reads_as_toolgate_key(k));
-            }
+            drop_toolgate_keys(meta);
         }
         Some(_) => {
             o.remove("_meta");

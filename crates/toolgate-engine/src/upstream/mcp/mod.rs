@@ -20,6 +20,7 @@ pub(crate) mod media_type;
 mod members;
 pub mod note_lines;
 pub mod notification_budget;
+pub(crate) mod relayed_meta;
 pub(crate) mod relayed_text;
 pub(crate) mod result_check;
 pub(crate) mod secret_form;
@@ -496,6 +497,26 @@ fn takes_visits(client: &dyn ClientChannel) -> bool {
         .is_some_and(|caps| caps.get("elicitation").and_then(|e| e.get("url")).is_some())
 }
 
+/// Whether a sampling request offers the agent's model tools of the server's
+/// (`tools`, `toolChoice`: MCP 2025-11-25).
+fn offers_tools(method: &str, params: Option<&Value>) -> bool {
+    method == "sampling/createMessage"
+        && params.is_some_and(|p| {
+            ["tools", "toolChoice"]
+                .iter()
+                .any(|key| p.get(*key).is_some_and(|v| !v.is_null()))
+        })
+}
+
+/// Whether the client declared sampling with tools (`sampling.tools`). The specification
+/// forbids a server to send tools to a client that did not, and such a client may read
+/// the request without them, or treat their text as the conversation's.
+fn takes_tools(client: &dyn ClientChannel) -> bool {
+    client
+        .capabilities()
+        .is_some_and(|caps| caps.get("sampling").and_then(|s| s.get("tools")).is_some())
+}
+
 /// Passes one relayed message to the client, or answers it when the client cannot.
 pub async fn relay(client: Option<&dyn ClientChannel>, message: Relayed, secrets: &[&str]) {
     match message {
@@ -504,6 +525,7 @@ pub async fn relay(client: Option<&dyn ClientChannel>, message: Relayed, secrets
                 // Hidden characters go first, so a secret the server split with them
                 // is whole, and scrubbed, before the client sees it joined.
                 relayed_text::mark(&method, params.as_mut());
+                relayed_meta::clean(params.as_mut());
                 if let Some(p) = params.as_mut() {
                     crate::exchange::echo::scrub_value(p, secrets);
                 }
@@ -517,6 +539,7 @@ pub async fn relay(client: Option<&dyn ClientChannel>, message: Relayed, secrets
         } => {
             // Hidden characters go first, as for a notification.
             relayed_text::mark(&method, params.as_mut());
+            relayed_meta::clean(params.as_mut());
             if let Some(p) = params.as_mut() {
                 crate::exchange::echo::scrub_value(p, secrets);
             }
@@ -563,6 +586,13 @@ pub async fn relay(client: Option<&dyn ClientChannel>, message: Relayed, secrets
                     Err(RpcError {
                         code: toolgate_mcp_client::codes::INVALID_PARAMS,
                         message: "the calling client does not accept URL-mode elicitation (it did not declare elicitation.url)".into(),
+                        data: None,
+                    })
+                }
+                Some(c) if declared(c) && offers_tools(&method, params.as_ref()) && !takes_tools(c) => {
+                    Err(RpcError {
+                        code: toolgate_mcp_client::codes::INVALID_PARAMS,
+                        message: "the calling client does not accept sampling with tools (it did not declare sampling.tools)".into(),
                         data: None,
                     })
                 }

@@ -10,6 +10,13 @@
 //!   interval ends (or when the call ends, or just before any other message passes, so
 //!   the order the server sent them in is kept), and the client's last word of
 //!   progress is the server's;
+//! - progress that is not progress does not pass at all: one whose `progress` is not
+//!   a number, whose `total` is there and is not one, or whose `progress` is not
+//!   greater than the last that passed (the MCP specification: it "MUST increase with
+//!   each notification"). A client resetting its request timeout on every progress
+//!   notification would otherwise wait for ever on a server repeating `progress: 3`,
+//!   and a client's SDK may refuse the notification's shape, or show a bar that runs
+//!   backwards;
 //! - every other notification (log messages above all) passes up to
 //!   [`MESSAGES_PER_CALL`]; the rest are dropped, and once the call ends the client is
 //!   told in one log message of toolgate's how many were.
@@ -47,6 +54,21 @@ pub struct NotificationBudget {
     messages: usize,
     /// Other notifications dropped for the cap.
     dropped: usize,
+    /// The `progress` of the last progress notification admitted.
+    last_progress: Option<f64>,
+}
+
+/// The `progress` of a progress notification's `params`, when it has the shape the
+/// MCP specification gives it: a number, and a `total` that is a number or absent.
+fn progress_value(params: Option<&Value>) -> Option<f64> {
+    let params = params?;
+    let total_fits = params
+        .get("total")
+        .is_none_or(|t| t.is_number() || t.is_null());
+    params
+        .get("progress")
+        .and_then(Value::as_f64)
+        .filter(|_| total_fits)
 }
 
 impl NotificationBudget {
@@ -54,6 +76,15 @@ impl NotificationBudget {
     /// after the last is held (replacing any held before it) for [`Self::due`].
     pub fn admit(&mut self, method: String, params: Option<Value>) -> Option<Notification> {
         if method == PROGRESS {
+            let Some(progress) = progress_value(params.as_ref())
+                .filter(|p| self.last_progress.is_none_or(|last| *p > last))
+            else {
+                tracing::debug!(
+                    "a progress notification that is no number or does not increase: dropped"
+                );
+                return None;
+            };
+            self.last_progress = Some(progress);
             let now = Instant::now();
             if self.progress_relayed >= PROGRESS_UNPACED
                 && self
@@ -160,21 +191,48 @@ mod tests {
             let (m, p) = progress(n);
             assert!(budget.admit(m, p).is_some());
         }
-        let (m, p) = progress(1);
+        let (m, p) = progress(100);
         assert!(budget.admit(m, p).is_none(), "past the unpaced ones, held");
         tokio::time::sleep(PROGRESS_EVERY).await;
-        let (m, p) = progress(1);
+        let (m, p) = progress(101);
         assert!(budget.admit(m, p).is_some());
-        let (m, p) = progress(2);
+        let (m, p) = progress(102);
         assert!(budget.admit(m, p).is_none());
         let until = budget.held_until().expect("held");
         tokio::time::sleep_until(until).await;
-        assert_eq!(budget.due(), Some(progress(2)));
+        assert_eq!(budget.due(), Some(progress(102)));
         assert_eq!(budget.held_until(), None);
         // Spaced out, every one passes.
         tokio::time::sleep(PROGRESS_EVERY).await;
-        let (m, p) = progress(3);
-        assert_eq!(budget.admit(m, p), Some(progress(3)));
+        let (m, p) = progress(103);
+        assert_eq!(budget.admit(m, p), Some(progress(103)));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn progress_that_does_not_increase_or_is_no_number_never_reaches_the_client() {
+        let mut budget = NotificationBudget::default();
+        let mut admit = |params: Value| {
+            budget
+                .admit(PROGRESS.to_owned(), Some(params))
+                .map(|(_, p)| p.unwrap_or_default()["progress"].clone())
+        };
+        let sent = [
+            json!({"progressToken": 1, "progress": 90}),
+            json!({"progressToken": 1, "progress": 5}),
+            json!({"progressToken": 1, "progress": 90}),
+            json!({"progressToken": 1, "progress": "95%"}),
+            json!({"progressToken": 1, "progress": 95, "total": "lots"}),
+            json!({"progressToken": 1, "message": "no value"}),
+            json!({"progressToken": 1, "progress": 90.5, "total": null}),
+            json!({"progressToken": 1, "progress": 100, "total": 100}),
+        ];
+        let passed: Vec<Value> = sent.into_iter().filter_map(&mut admit).collect();
+        assert_eq!(passed, vec![json!(90), json!(90.5), json!(100)]);
+        let repeats = (0..10_000)
+            .filter_map(|_| admit(json!({"progressToken": 1, "progress": 100})))
+            .count();
+        assert_eq!(repeats, 0, "a repeated value keeps nothing alive");
+        assert!(budget.closing().is_empty(), "nothing held back to send");
     }
 
     #[test]

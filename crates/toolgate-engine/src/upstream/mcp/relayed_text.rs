@@ -1,6 +1,9 @@
 //! What a server writes to the agent during a call, beside its result: a progress
-//! notification's `message`, a log message's `data` and `logger`, an elicitation's `message` and its
-//! fields' words, a sampling request's messages and system prompt.
+//! notification's `message`, a log message's `data`, `logger` and `level`, an
+//! elicitation's `message` and its fields' words, a sampling request's messages, system
+//! prompt and the tools it offers the agent's model (MCP 2025-11-25: their names,
+//! titles, descriptions and schemas are the server's unpinned words, read by the model
+//! as any tool's).
 //!
 //! Each reaches the agent's client while toolgate relays the call, and a client may show
 //! it to the model or the user as it shows toolgate's notes. A line of it that reads as
@@ -25,9 +28,10 @@ fn shown(method: &str) -> &'static [&'static str] {
     match method {
         "notifications/progress" => &["message"],
         // A logger named `toolgate` would pass for toolgate's own closing message.
-        "notifications/message" => &["data", "logger"],
+        // A level is one of eight words; one that is not is shown as written.
+        "notifications/message" => &["data", "logger", "level"],
         "elicitation/create" => &["message", "requestedSchema"],
-        "sampling/createMessage" => &["messages", "systemPrompt"],
+        "sampling/createMessage" => &["messages", "systemPrompt", "tools", "toolChoice"],
         _ => &[],
     }
 }

@@ -1017,3 +1017,5 @@ async fn ask_each<const N: usize>(client: &FakeClient, requests: [(&str, Value);
         .await;
     }
 }
+
+mod beside_result;

@@ -262,6 +262,50 @@ async fn progress_and_a_sampling_request_stream_before_the_answer_that_carries_t
     assert_eq!(r.status(), 400, "a response needs its session");
 }
 
+/// What the upstream sends beside its result reaches the client on the real path without
+/// the upstream's progress that is no progress, without `_meta` keys in toolgate's name,
+/// and without the ids the upstream gave the call on toolgate's connection.
+#[tokio::test]
+async fn a_relayed_progress_and_question_carry_nothing_in_toolgates_name_nor_the_upstreams_ids() {
+    let tg = start().await;
+    let sid = open_session(&tg.url, json!({ "sampling": {} })).await;
+    let response = in_session(&tg.url, &sid)
+        .body(relay_call(3, "p-3"))
+        .send()
+        .await
+        .unwrap();
+    let mut sse = Sse::new(response);
+    let mut progress = Vec::new();
+    let request = loop {
+        let m = sse.next().await.expect("the sampling request").json();
+        match m["method"].as_str() {
+            Some("notifications/progress") => progress.push(m["params"].clone()),
+            Some("notifications/message") => {}
+            Some("sampling/createMessage") => break m,
+            _ => panic!("unexpected before the request: {m}"),
+        }
+    };
+    let steps: Vec<&Value> = progress.iter().map(|p| &p["progress"]).collect();
+    assert_eq!(steps, [&json!(1), &json!(2)], "{progress:?}");
+    for p in &progress {
+        assert_eq!(
+            p["_meta"],
+            json!({ "com.example/step": p["progress"] }),
+            "{p}"
+        );
+    }
+    assert_eq!(request["params"].get("_meta"), None, "{request}");
+    let id = request["id"].as_str().unwrap().to_owned();
+    let answer = json!({"jsonrpc":"2.0","id":id,"result":{"role":"assistant","content":{"type":"text","text":"ok"},"model":"m"}});
+    let r = in_session(&tg.url, &sid)
+        .body(answer.to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 202);
+    assert_eq!(sse.next().await.expect("the answer").json()["id"], 3);
+}
+
 #[tokio::test]
 async fn a_clients_error_and_an_ended_session_both_reach_the_call() {
     let tg = start().await;

@@ -367,8 +367,9 @@ fn escaped_spellings_of_meta_and_its_keys_are_still_toolgates_namespace() {
 #[test]
 fn a_result_whose_text_escapes_every_letter_passes_as_written() {
     // What Python's `json.dumps` writes: every non-ASCII letter escaped, and the
-    // namespace named in text and in a nested object, neither a top-level `_meta` key.
-    let written = r#"{"content":[{"type":"text","text":"\u00e9t\u00e9 dev.toolgate/error"}],"structuredContent":{"_meta":{"dev.toolgate/error":1}},"_meta":{"caf\u00e9":{"dev.toolgate/x":1}}}"#;
+    // namespace named in text, in `structuredContent` and in a string of `_meta`, never
+    // as a key of `_meta`.
+    let written = r#"{"content":[{"type":"text","text":"\u00e9t\u00e9 dev.toolgate/error"}],"structuredContent":{"_meta":{"dev.toolgate/error":1}},"_meta":{"caf\u00e9":{"x":"dev.toolgate/x"}}}"#;
     match interpret(&spec(None), raw_result(written), None, false) {
         AttemptResult::Success(body) => assert_eq!(&body[..], written.as_bytes()),
         other => panic!("{other:?}"),
