@@ -308,13 +308,17 @@ impl ReadCheck {
         // The schema's name expected next: objects of one schema are mostly written with
         // their names in one order, so the name after the last one met is tried first,
         // against the bytes as they stand (see `Reader::member_name_is`), before the
-        // name is read and looked up among them all.
+        // name is read and looked up among them all. One miss ends the guessing for the
+        // rest of the object: a body written in another order (sorted names) pays for one
+        // guess per object, not one per name.
         let mut expected = 0usize;
+        let mut guessing = true;
         let names = r.names_from();
         r.list_until(b'}', |r| {
             let predicted = match rules.members.get(expected) {
-                Some(m) if expected < 64 && m.written_as_is && r.member_name_is(&m.name)? => {
-                    Some((expected, m))
+                Some(m) if guessing && expected < 64 && m.written_as_is => {
+                    guessing = r.member_name_is(&m.name)?;
+                    guessing.then_some((expected, m))
                 }
                 _ => None,
             };
