@@ -137,6 +137,9 @@ struct Rules {
 #[derive(Debug)]
 struct Member {
     name: Box<str>,
+    /// Whether JSON writes `name` as its own bytes (no quote, backslash or control
+    /// character to escape), so a body's name can be compared with it byte for byte.
+    written_as_is: bool,
     schema: Option<NodeId>,
     required_bit: u64,
 }
@@ -186,6 +189,17 @@ impl ReadCheck {
             return None;
         }
         Some(EscapeSites::new(reader.into_escapes()))
+    }
+
+    /// Whether `bytes` are vouched for, and how many member names were read in full
+    /// rather than met where the schema expected them.
+    #[cfg(test)]
+    pub(crate) fn names_read(&self, bytes: &[u8]) -> (bool, usize) {
+        let Some(mut reader) = Reader::new(bytes) else {
+            return (false, 0);
+        };
+        let vouched = self.value(&mut reader, self.root).is_some() && reader.at_end();
+        (vouched, reader.names_read)
     }
 
     /// How many subschemas are handed to `jsonschema`.
@@ -291,29 +305,49 @@ impl ReadCheck {
         // are the schema's). Other names, and those past the bits, are noted as before;
         // the two sets never share a name.
         let mut met = 0u64;
+        // The schema's name expected next: objects of one schema are mostly written with
+        // their names in one order, so the name after the last one met is tried first,
+        // against the bytes as they stand (see `Reader::member_name_is`), before the
+        // name is read and looked up among them all. One miss ends the guessing for the
+        // rest of the object: a body written in another order (sorted names) pays for one
+        // guess per object, not one per name.
+        let mut expected = 0usize;
+        let mut guessing = true;
         let names = r.names_from();
         r.list_until(b'}', |r| {
-            let name = r.member_name()?;
-            let schema = match rules.member(&name) {
-                Some((at, m)) => {
-                    if at < 64 {
-                        let bit = 1u64 << at;
-                        if met & bit != 0 {
-                            return None;
-                        }
-                        met |= bit;
-                    } else {
-                        r.note_name(names, name)?;
-                    }
-                    seen |= m.required_bit;
-                    m.schema.unwrap_or(rules.additional)
+            let predicted = match rules.members.get(expected) {
+                Some(m) if guessing && expected < 64 && m.written_as_is => {
+                    guessing = r.member_name_is(&m.name)?;
+                    guessing.then_some((expected, m))
                 }
+                _ => None,
+            };
+            let (at, m) = match predicted {
+                Some(hit) => hit,
                 None => {
-                    r.note_name(names, name)?;
-                    rules.additional
+                    let name = r.member_name()?;
+                    match rules.member(&name) {
+                        Some((at, m)) if at < 64 => (at, m),
+                        Some((_, m)) => {
+                            r.note_name(names, name)?;
+                            seen |= m.required_bit;
+                            return self.value(r, m.schema.unwrap_or(rules.additional));
+                        }
+                        None => {
+                            r.note_name(names, name)?;
+                            return self.value(r, rules.additional);
+                        }
+                    }
                 }
             };
-            self.value(r, schema)
+            let bit = 1u64 << at;
+            if met & bit != 0 {
+                return None;
+            }
+            met |= bit;
+            expected = at + 1;
+            seen |= m.required_bit;
+            self.value(r, m.schema.unwrap_or(rules.additional))
         })?;
         r.close_names(names)?;
         r.leave();

@@ -901,3 +901,80 @@ fn judge_reading(schema: &Value, bytes: &[u8]) -> bool {
     let repeated = crate::borrowed::Doc::parse_noting_repeats(bytes).is_ok_and(|(_, r)| r);
     !repeated && judge(schema, bytes)
 }
+
+/// `bench/run`'s contract: a result of seven names, one of them an object of three.
+fn search_result_schema() -> Value {
+    json!({
+        "type": "object",
+        "required": ["title", "url"],
+        "properties": {
+            "title": {"type": "string"},
+            "url": {"type": "string"},
+            "tags": {"type": "array", "items": {"type": "string"}},
+            "source": {
+                "type": "object",
+                "required": ["name"],
+                "properties": {"name": {"type": "string"}, "rank": {"type": "integer"}}
+            }
+        },
+        "additionalProperties": {"type": "integer"}
+    })
+}
+
+#[test]
+fn an_object_written_in_its_schemas_order_is_checked_without_reading_its_names() {
+    let schema = search_result_schema();
+    let check = ReadCheck::compile(&schema, None).expect("decided keywords only");
+    let body = br#"[{"title":"a","url":"b","tags":["x"],"source":{"name":"n","rank":1}},
+        {"title":"c","url":"d","tags":[],"source":{"name":"m","rank":2}}]"#;
+    let list = json!({"type": "array", "items": schema});
+    let check_list = ReadCheck::compile(&list, None).expect("decided keywords only");
+    assert_eq!(check_list.names_read(body), (true, 0));
+    // A name the guess misses (outside the schema, or in another order) is read, and
+    // so is every name after it in that object: the next object guesses again.
+    let with_other = br#"[{"title":"a","n":1,"url":"b","tags":[]},{"title":"c","url":"d"}]"#;
+    assert_eq!(check_list.names_read(with_other), (true, 3));
+    let shuffled = br#"{"url":"b","title":"a"}"#;
+    assert_eq!(check.names_read(shuffled), (true, 2));
+}
+
+#[test]
+fn a_name_met_where_the_schema_expects_it_is_judged_as_when_read() {
+    let schema = search_result_schema();
+    let check = ReadCheck::compile(&schema, None).expect("decided keywords only");
+    let cases = [
+        // In the schema's order, with space around names and colons.
+        r#"{"title":"a","url":"b"}"#,
+        " { \"title\" : \"a\" ,\n\t\"url\"\r: \"b\" } ",
+        // The expected name spelled with an escape, longer, shorter, or another case.
+        r#"{"t\u0069tle":"a","url":"b"}"#,
+        r#"{"titles":1,"title":"a","url":"b"}"#,
+        r#"{"titl":1,"title":"a","url":"b"}"#,
+        r#"{"Title":1,"title":"a","url":"b"}"#,
+        r#"{"title":"a","urls":1,"url":"b"}"#,
+        // Expected, then written again, or again with an escape.
+        r#"{"title":"a","title":"a","url":"b"}"#,
+        r#"{"title":"a","t\u0069tle":"a","url":"b"}"#,
+        r#"{"title":"a","url":"b","title":"c"}"#,
+        // Its value of the wrong kind; a required name missing.
+        r#"{"title":1,"url":"b"}"#,
+        r#"{"title":"a","tags":["x"]}"#,
+        // Broken JSON right after an expected name.
+        r#"{"title" "a","url":"b"}"#,
+        r#"{"title""#,
+        r#"{"title"#,
+        r#"{"title":"a","url"}"#,
+        r#"{"title":"a","url":"b","#,
+    ];
+    for case in cases {
+        let bytes = case.as_bytes();
+        assert_eq!(
+            check.vouches_for(bytes),
+            judge_reading(&schema, bytes),
+            "{case}"
+        );
+        if let Some(sites) = check.vouch(bytes) {
+            assert_eq!(sites.offsets(), to_escape(bytes), "{case}");
+        }
+    }
+}

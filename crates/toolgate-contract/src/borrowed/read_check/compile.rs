@@ -435,6 +435,7 @@ fn member<'m>(members: &'m mut Vec<Member>, name: &str) -> &'m mut Member {
         None => {
             members.push(Member {
                 name: name.into(),
+                written_as_is: !name.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20),
                 schema: None,
                 required_bit: 0,
             });
