@@ -275,5 +275,18 @@ pub(crate) fn period_seconds(key: &str) -> Option<u64> {
     })
 }
 
+/// A number with what some languages glue before it taken off: Amharic's `በ` (in:
+/// "በ30 ሰከንድ ውስጥ"), Zulu's `eyi-` (of: "emizuzwaneni eyi-30"). Only a prefix beyond
+/// ASCII, or one closed by a hyphen, is taken off: `x30` stays no number.
+pub(crate) fn bare_number(word: &str) -> &str {
+    let Some(at) = word.find(|c: char| c.is_ascii_digit()) else {
+        return word;
+    };
+    let prefix = &word[..at];
+    let glued =
+        !prefix.is_empty() && (prefix.chars().all(|c| !c.is_ascii()) || prefix.ends_with('-'));
+    if glued { &word[at..] } else { word }
+}
+
 #[cfg(test)]
 mod tests;

@@ -290,7 +290,7 @@ pub(super) fn amount_before(t: &str, behind: &[&str]) -> Option<Duration> {
             }
             // Sinhala writes the unit first ("තත්පර 30 කින්": seconds 30 in).
             let found = unit_word(unit)
-                .and_then(|u| u.decimal(bare_number(number), MAX_WAIT))
+                .and_then(|u| u.decimal(crate::num::bare_number(number), MAX_WAIT))
                 .or_else(|| unit_then_number(number, Some(unit)));
             best = best.max(found);
         }
@@ -505,20 +505,7 @@ const UNIT_FIRST: [(&str, TimeUnit); 13] = [
 /// 20"), capped at [`MAX_WAIT`].
 pub(super) fn unit_then_number(unit: &str, number: Option<&str>) -> Option<Duration> {
     let (_, unit) = UNIT_FIRST.iter().find(|(word, _)| *word == unit)?;
-    unit.decimal(bare_number(number?), MAX_WAIT)
-}
-
-/// A number with what some languages glue before it taken off: Amharic's `በ` (in:
-/// "በ30 ሰከንድ ውስጥ"), Zulu's `eyi-` (of: "emizuzwaneni eyi-30"). Only a prefix beyond
-/// ASCII, or one closed by a hyphen, is taken off: `x30` stays no number.
-pub(super) fn bare_number(word: &str) -> &str {
-    let Some(at) = word.find(|c: char| c.is_ascii_digit()) else {
-        return word;
-    };
-    let prefix = &word[..at];
-    let glued =
-        !prefix.is_empty() && (prefix.chars().all(|c| !c.is_ascii()) || prefix.ends_with('-'));
-    if glued { &word[at..] } else { word }
+    unit.decimal(crate::num::bare_number(number?), MAX_WAIT)
 }
 
 /// Units written in two words, each commented with its language: Yoruba `ìsẹ́jú ààyá`

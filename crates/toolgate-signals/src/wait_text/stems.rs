@@ -147,7 +147,7 @@ pub(super) fn time_to_come(t: &str) -> Option<Duration> {
         if let Some((unit, ending)) = stem_and_ending(word)
             && TIME_TO_COME.iter().any(|e| ending.ends_with(e))
         {
-            best = best.max(unit.decimal(super::languages::bare_number(previous), MAX_WAIT));
+            best = best.max(unit.decimal(crate::num::bare_number(previous), MAX_WAIT));
         }
         previous = word;
     }
