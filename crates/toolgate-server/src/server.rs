@@ -68,12 +68,8 @@ pub fn router_serving(current: Arc<Current>, shutdown: &Shutdown, extra: Option<
         &gateway.config().agents,
         gateway.client().http().clone(),
     ));
-    let config = gateway.config();
-    let metadata = config
-        .gateway
-        .auth
-        .as_ref()
-        .map(|a| Arc::new(toolgate_auth::metadata_document(a, config.scopes.all())));
+    // `gateway.auth` is restart-only: whether the metadata is published is decided once.
+    let publishes_metadata = gateway.config().gateway.auth.is_some();
     let admission = Arc::new(admission::Admission::new(g, auth));
     let console = crate::console::routes(current.clone(), shutdown.stop.clone());
     let mcp = Mcp::new(
@@ -84,6 +80,17 @@ pub fn router_serving(current: Arc<Current>, shutdown: &Shutdown, extra: Option<
     let mcp_routes = Router::new()
         .route("/mcp", any(crate::mcp::http::handle))
         .with_state(mcp);
+    let well_known = publishes_metadata.then(|| {
+        // RFC 9728: at the well-known path and, for a resource with a path (`/mcp`),
+        // with that path appended; clients try both.
+        Router::new()
+            .route(toolgate_auth::WELL_KNOWN, get(protected_resource))
+            .route(
+                &format!("{}/{{*path}}", toolgate_auth::WELL_KNOWN),
+                get(protected_resource_at),
+            )
+            .with_state(current.clone())
+    });
     let other = Router::new()
         .route("/admin/incidents", get(incidents::incidents))
         .route("/admin/health", get(health))
@@ -99,16 +106,7 @@ pub fn router_serving(current: Arc<Current>, shutdown: &Shutdown, extra: Option<
         .route("/readyz", get(ready))
         .with_state((gateway.clone(), shutdown.clone()));
     let mut app = mcp_routes.merge(other).merge(readiness).merge(console);
-    if let Some(doc) = metadata {
-        // RFC 9728: at the well-known path and, for a resource with a path (`/mcp`),
-        // with that path appended; clients try both.
-        let well_known = Router::new()
-            .route(toolgate_auth::WELL_KNOWN, get(protected_resource))
-            .route(
-                &format!("{}/{{*path}}", toolgate_auth::WELL_KNOWN),
-                get(protected_resource_at),
-            )
-            .with_state(doc);
+    if let Some(well_known) = well_known {
         app = app.merge(well_known);
     }
     if let Some(extra) = extra {
@@ -120,23 +118,40 @@ pub fn router_serving(current: Arc<Current>, shutdown: &Shutdown, extra: Option<
 /// The metadata at the well-known path with a path appended: only the resource's own
 /// (RFC 9728 §3.1); another path names a resource toolgate does not protect, 404.
 async fn protected_resource_at(
-    State(doc): State<Arc<serde_json::Value>>,
+    State(current): State<Arc<Current>>,
     axum::extract::Path(path): axum::extract::Path<String>,
 ) -> Response {
-    let resource = doc["resource"].as_str().unwrap_or_default();
-    if !toolgate_auth::names_resource(resource, &path) {
+    let gateway = current.load();
+    let Some(auth) = gateway.config().gateway.auth.as_ref() else {
+        return StatusCode::NOT_FOUND.into_response();
+    };
+    if !toolgate_auth::names_resource(&auth.resource, &path) {
         return StatusCode::NOT_FOUND.into_response();
     }
-    protected_resource(State(doc)).await
+    metadata_of(&gateway)
 }
 
-async fn protected_resource(State(doc): State<Arc<serde_json::Value>>) -> Response {
-    (
-        [(header::CACHE_CONTROL, "public, max-age=3600")],
-        axum::Json(doc.as_ref().clone()),
-    )
-        .into_response()
+async fn protected_resource(State(current): State<Arc<Current>>) -> Response {
+    metadata_of(&current.load())
 }
+
+/// The metadata of the config in force: a reload that changes which scopes tools need
+/// changes `scopes_supported` from the next request on, as it changes what calls need.
+/// Kept in caches for a minute only, so a client that read it before a reload does not
+/// ask for the old set for long.
+fn metadata_of(gateway: &Gateway) -> Response {
+    let config = gateway.config();
+    let Some(auth) = config.gateway.auth.as_ref() else {
+        return StatusCode::NOT_FOUND.into_response();
+    };
+    let doc = toolgate_auth::metadata_document(auth, config.scopes.all());
+    ([(header::CACHE_CONTROL, METADATA_MAX_AGE)], axum::Json(doc)).into_response()
+}
+
+/// How long caches may keep the metadata: long enough that clients discovering the
+/// authorization server do not ask on every connection, short enough that a reload's
+/// scopes reach them within a minute.
+const METADATA_MAX_AGE: &str = "public, max-age=60";
 
 async fn metrics(State(current): State<Arc<Current>>) -> Response {
     let gateway = current.load();

@@ -30,13 +30,18 @@ fn poison() -> String {
     )
 }
 
-/// A streamable-HTTP MCP server on loopback whose tool, prompt and resource template
-/// lists the test edits (it offers resources when it lists templates at `initialize`).
+/// A streamable-HTTP MCP server on loopback whose tool, prompt, resource and resource
+/// template lists the test edits (it offers resources when it lists templates or
+/// resources at `initialize`).
 #[derive(Default)]
 pub struct Fixture {
     pub tools: Mutex<Vec<Value>>,
     pub prompts: Mutex<Vec<Value>>,
     pub templates: Mutex<Vec<Value>>,
+    /// What `resources/list` answers; `resources/read` answers a text for these URIs.
+    pub resources: Mutex<Vec<Value>>,
+    /// The methods of the requests it was sent, in order.
+    pub methods: Mutex<Vec<String>>,
     pub calls: AtomicU64,
     /// When set, `prompts/list` answers with an error.
     pub prompts_fail: AtomicBool,
@@ -70,6 +75,11 @@ impl Fixture {
         }
     }
 
+    /// Whether it was sent a request of `method`.
+    pub fn asked(&self, method: &str) -> bool {
+        self.methods.lock().unwrap().iter().any(|m| m == method)
+    }
+
     fn add(&self, name: &str, description: &str) {
         self.tools.lock().unwrap().push(tool(name, description));
     }
@@ -88,11 +98,15 @@ async fn answer(State(fixture): State<Arc<Fixture>>, body: axum::Json<Value>) ->
     let Some(id) = message.get("id").cloned() else {
         return StatusCode::ACCEPTED.into_response();
     };
-    let result = match message["method"].as_str().unwrap_or_default() {
+    let method = message["method"].as_str().unwrap_or_default();
+    fixture.methods.lock().unwrap().push(method.to_owned());
+    let result = match method {
         "initialize" => {
             let mut capabilities =
                 json!({ "tools": { "listChanged": true }, "prompts": { "listChanged": true } });
-            if !fixture.templates.lock().unwrap().is_empty() {
+            if !fixture.templates.lock().unwrap().is_empty()
+                || !fixture.resources.lock().unwrap().is_empty()
+            {
                 capabilities["resources"] = json!({ "listChanged": true });
             }
             json!({
@@ -104,7 +118,25 @@ async fn answer(State(fixture): State<Arc<Fixture>>, body: axum::Json<Value>) ->
         "resources/templates/list" => {
             json!({ "resourceTemplates": *fixture.templates.lock().unwrap() })
         }
-        "resources/list" => json!({ "resources": [] }),
+        "resources/list" => json!({ "resources": *fixture.resources.lock().unwrap() }),
+        "resources/read" => {
+            let uri = message["params"]["uri"].clone();
+            let listed = fixture
+                .resources
+                .lock()
+                .unwrap()
+                .iter()
+                .any(|r| r["uri"] == uri);
+            if !listed {
+                return axum::Json(json!({
+                    "jsonrpc": "2.0", "id": id,
+                    "error": { "code": -32002, "message": "Resource not found" }
+                }))
+                .into_response();
+            }
+            json!({ "contents": [{ "uri": uri, "mimeType": "text/plain", "text": "the graph" }] })
+        }
+        "completion/complete" => json!({ "completion": { "values": ["alpha"], "hasMore": false } }),
         "tools/list" => {
             fixture.lists.fetch_add(1, Ordering::SeqCst);
             json!({ "tools": *fixture.tools.lock().unwrap() })

@@ -4,6 +4,11 @@
 //! authorization specification's scope challenge), and nothing reaches the upstream.
 //! Tokens are signed here, against the test issuer of `identity.rs`.
 
+mod fronted;
+mod parked;
+mod refusals;
+mod reload;
+
 use std::sync::atomic::Ordering;
 
 use serde_json::{Value, json};
@@ -15,6 +20,8 @@ use super::identity::{Client, Issuer, Seen, issuer_with, upstream};
 const RESOURCE: &str = "https://tools.example.com/mcp";
 const METADATA: &str = "https://tools.example.com/.well-known/oauth-protected-resource/mcp";
 const API_KEY: &str = "tg_test_key_of_the_ledger_export_job";
+/// The fronted server's one resource.
+const GRAPH: &str = "memory://graph/main";
 
 struct Setup {
     tg: super::harness::Toolgate,
@@ -24,8 +31,8 @@ struct Setup {
 }
 
 /// A gateway with an open tool (`balance`), a tool that moves money (`pay`, needs
-/// `payments:write`), a fronted server whose tools need `kb:read` except `read_graph`,
-/// an agent kept to `balance`, and an API-key agent.
+/// `payments:write`), a fronted server whose tools need `kb:read` except `read_graph`
+/// (with a prompt and a resource), an agent kept to `balance`, and an API-key agent.
 async fn gateway() -> Setup {
     let (api, seen) = upstream().await;
     let (kb, fixture) = start_fixture().await;
@@ -34,6 +41,11 @@ async fn gateway() -> Setup {
         .lock()
         .unwrap()
         .push(json!({"name": "summarise", "description": "Summarise the graph."}));
+    fixture
+        .resources
+        .lock()
+        .unwrap()
+        .push(json!({"uri": GRAPH, "name": "graph", "mimeType": "text/plain"}));
     let issuer = issuer_with(axum::Router::new()).await;
     let dir = temp_dir("tool-scopes");
     let yaml = format!(

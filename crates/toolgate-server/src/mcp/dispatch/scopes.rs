@@ -61,23 +61,24 @@ impl Server {
              ask the authorization server for them and call again. Error class: forbidden.",
             needed.join(" ")
         );
-        record_refusal(&gateway, id, name, arguments, agent);
+        record_refusal(&gateway, id, &route.label, arguments, agent);
         Some(StepUp { challenge, message })
     }
 }
 
 /// Counts and audits a call refused for its scopes as `forbidden`, as the pipeline
-/// records a call the agent's policy refuses.
+/// records a call the agent's policy refuses: in the agent's calls and the tool's
+/// (`toolgate_tool_calls_total`, under the tool's metric label), and in the audit trail.
 fn record_refusal(
     gateway: &Gateway,
     id: &Id,
-    tool: &str,
+    tool: &Arc<str>,
     arguments: Option<&Map<String, Value>>,
     agent: Option<&Arc<AgentSpec>>,
 ) {
     let caller = gateway.agents().caller(agent);
     let label = toolgate_engine::agents::label(caller.as_ref()).to_string();
-    tracing::info!(agent = %label, tool, class = "forbidden", "call refused: the access token lacks a scope the tool needs");
+    tracing::info!(agent = %label, tool = %tool, class = "forbidden", "call refused: the access token lacks a scope the tool needs");
     let labels = toolgate_engine::metrics::AgentLabels {
         agent: label.clone(),
         outcome: toolgate_engine::metrics::ResultLabel(Some(
@@ -85,6 +86,15 @@ fn record_refusal(
         )),
     };
     gateway.metrics().agent_calls.get_or_create(&labels).inc();
+    let tool_labels = toolgate_engine::metrics::CallLabels {
+        tool: tool.clone(),
+        outcome: labels.outcome,
+    };
+    gateway
+        .metrics()
+        .tool_calls
+        .get_or_create(&tool_labels)
+        .inc();
     if let Some(log) = gateway.audit() {
         let empty = Map::new();
         let args = arguments.unwrap_or(&empty);
