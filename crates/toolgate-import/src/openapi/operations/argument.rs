@@ -104,15 +104,7 @@ impl Builder<'_> {
             QueryStyle::Joined(separator, how) => {
                 // A template joins a list with commas only: the model writes the
                 // values as one text, joined the way the API reads them.
-                let described = schema
-                    .get("description")
-                    .and_then(Value::as_str)
-                    .map(|d| format!("{d} "))
-                    .unwrap_or_default();
-                *schema = json!({
-                    "type": "string",
-                    "description": format!("{described}Several values are written as one text, separated by {separator}."),
-                });
+                list_format::as_joined_text(schema, separator);
                 notes.push(format!(
                     "query parameter `{name}` is {how}: the model writes its values as one text, separated by {separator}"
                 ));
@@ -145,25 +137,29 @@ impl Builder<'_> {
         }
     }
 
+    /// The schema a header's style applies to, its `$ref` followed; none for a header
+    /// described by `content`, which is its media type's text and stays as it is.
+    fn styled_header_schema(&mut self, param: &Param<'_>, raw_schema: &Value) -> Option<Value> {
+        if param.p.get("content").is_some() {
+            return None;
+        }
+        Some(
+            self.conv
+                .refs_mut()
+                .deref(param.file, raw_schema)
+                .map_or_else(|_| raw_schema.clone(), |(_, s)| s),
+        )
+    }
+
     /// A header holding an object is `style: simple`, the only style a header has:
     /// `R,100,G,200`, or `R=100,G=200` exploded (OpenAPI 3.1 § 4.8.12.4). A template
     /// writes an object as JSON, so the model writes the members as that text. A
     /// header described by `content` is its media type's text (JSON) and stays an object.
     fn header_object(&mut self, param: Param<'_>, raw_schema: &Value, schema: &mut Value) {
-        let Param {
-            file: pfile,
-            p,
-            name,
-            ..
-        } = param;
-        if p.get("content").is_some() {
+        let Param { p, name, .. } = param;
+        let Some(styled) = self.styled_header_schema(&param, raw_schema) else {
             return;
-        }
-        let styled = self
-            .conv
-            .refs_mut()
-            .deref(pfile, raw_schema)
-            .map_or_else(|_| raw_schema.clone(), |(_, s)| s);
+        };
         let object = styled.get("type").and_then(Value::as_str) == Some("object")
             || (styled.get("type").is_none() && styled.get("properties").is_some());
         if !object {
@@ -192,20 +188,10 @@ impl Builder<'_> {
     /// whose `collectionFormat` names another separator is one text the model joins.
     /// A header described by `content` is its media type's text and stays as it is.
     fn header_list(&mut self, param: Param<'_>, raw_schema: &Value, schema: &mut Value) {
-        let Param {
-            file: pfile,
-            p,
-            name,
-            ..
-        } = param;
-        if p.get("content").is_some() {
+        let Param { p, name, .. } = param;
+        let Some(styled) = self.styled_header_schema(&param, raw_schema) else {
             return;
-        }
-        let styled = self
-            .conv
-            .refs_mut()
-            .deref(pfile, raw_schema)
-            .map_or_else(|_| raw_schema.clone(), |(_, s)| s);
+        };
         if !list_format::is_list(&styled) {
             return;
         }
