@@ -33,6 +33,29 @@ struct Setup {
 /// A gateway with an open tool (`balance`), a tool that moves money (`pay`, needs
 /// `payments:write`), a fronted server whose tools need `kb:read` except `read_graph`
 /// (with a prompt and a resource), an agent kept to `balance`, and an API-key agent.
+/// POSTs a stateless 2026-07-28 `tools/call` of `tool` with `arguments` to `url`,
+/// carrying `token` as its bearer credential.
+async fn post_stateless_call(
+    url: &str,
+    token: &str,
+    tool: &str,
+    arguments: Value,
+) -> reqwest::Response {
+    let body = json!({"jsonrpc":"2.0","id":"call-41","method":"tools/call","params":{"name":tool,"arguments":arguments,
+        "_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}});
+    reqwest::Client::new()
+        .post(url)
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", "2026-07-28")
+        .header("mcp-method", "tools/call")
+        .header("mcp-name", tool)
+        .bearer_auth(token)
+        .json(&body)
+        .send()
+        .await
+        .unwrap()
+}
+
 async fn gateway() -> Setup {
     let (api, seen) = upstream().await;
     let (kb, fixture) = start_fixture().await;
@@ -143,19 +166,7 @@ impl Setup {
 
     /// POSTs a stateless 2026-07-28 `tools/call` with `token`.
     async fn call_stateless(&self, token: &str, tool: &str) -> reqwest::Response {
-        let body = json!({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":tool,"arguments":{},
-            "_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}});
-        reqwest::Client::new()
-            .post(&self.tg.url)
-            .header("accept", "application/json, text/event-stream")
-            .header("mcp-protocol-version", "2026-07-28")
-            .header("mcp-method", "tools/call")
-            .header("mcp-name", tool)
-            .bearer_auth(token)
-            .json(&body)
-            .send()
-            .await
-            .unwrap()
+        post_stateless_call(&self.tg.url, token, tool, json!({})).await
     }
 
     fn upstream_calls(&self) -> usize {

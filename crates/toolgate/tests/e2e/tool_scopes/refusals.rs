@@ -15,19 +15,7 @@ const SECRET: &str = "sk-live-4b3a29f8e7d6c5b41706f5e4";
 impl Setup {
     /// POSTs a stateless 2026-07-28 `tools/call` of `tool` with `arguments`.
     async fn call_with(&self, credential: &str, tool: &str, arguments: Value) -> reqwest::Response {
-        let body = json!({"jsonrpc":"2.0","id":"call-41","method":"tools/call","params":{"name":tool,"arguments":arguments,
-            "_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}});
-        reqwest::Client::new()
-            .post(&self.tg.url)
-            .header("accept", "application/json, text/event-stream")
-            .header("mcp-protocol-version", "2026-07-28")
-            .header("mcp-method", "tools/call")
-            .header("mcp-name", tool)
-            .bearer_auth(credential)
-            .json(&body)
-            .send()
-            .await
-            .unwrap()
+        super::post_stateless_call(&self.tg.url, credential, tool, arguments).await
     }
 
     /// The audit trail as `credential` reads it at `/admin/audit`, once written.

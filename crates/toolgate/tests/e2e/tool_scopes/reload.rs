@@ -52,19 +52,7 @@ async fn metadata(base: &str) -> Vec<Value> {
 }
 
 async fn call(url: &str, token: &str, tool: &str) -> reqwest::Response {
-    let body = json!({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":tool,"arguments":{},
-        "_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}});
-    reqwest::Client::new()
-        .post(url)
-        .header("accept", "application/json, text/event-stream")
-        .header("mcp-protocol-version", "2026-07-28")
-        .header("mcp-method", "tools/call")
-        .header("mcp-name", tool)
-        .bearer_auth(token)
-        .json(&body)
-        .send()
-        .await
-        .unwrap()
+    super::post_stateless_call(url, token, tool, json!({})).await
 }
 
 #[tokio::test]
