@@ -283,8 +283,10 @@ pub(crate) fn bare_number(word: &str) -> &str {
         return word;
     };
     let prefix = &word[..at];
+    // A sentence's full stop may stand between the words and the number ("لري.45").
+    let letters = prefix.trim_end_matches('.');
     let glued =
-        !prefix.is_empty() && (prefix.chars().all(|c| !c.is_ascii()) || prefix.ends_with('-'));
+        !letters.is_empty() && (letters.chars().all(|c| !c.is_ascii()) || prefix.ends_with('-'));
     if glued { &word[at..] } else { word }
 }
 

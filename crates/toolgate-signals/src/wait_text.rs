@@ -37,6 +37,7 @@ use crate::{MAX_WAIT, num, reset};
 mod cjk;
 mod clock;
 mod languages;
+mod spelled;
 mod stems;
 mod zone;
 
@@ -175,6 +176,12 @@ pub(crate) fn wait_until(text: &str, now: DateTime<Utc>) -> Option<Duration> {
             best = best.max(clock_at_start(rest, now).and_then(to_come));
         }
     }
+    // And words for after put behind it ("16:00 UTC'den sonra", "16:00 CET után").
+    for after in languages::AFTER_AN_INSTANT {
+        for (i, _) in t.match_indices(after) {
+            best = best.max(clock_before(&t[..i], now).and_then(to_come));
+        }
+    }
     best.map(|d: Duration| d.min(MAX_WAIT))
 }
 
@@ -283,6 +290,26 @@ fn clock_at_start(rest: &str, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
     Some(at)
 }
 
+/// The next time of day that the last two words of `before` name with its zone, each
+/// word's case ending after an apostrophe taken off: Turkish "17:00'dan (UTC+3)", "16:00
+/// UTC'den" (from 16:00 UTC), as languages that put "after" behind it write them. A
+/// time of day without its zone ("16:00'dan sonra") names none.
+fn clock_before(before: &str, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
+    let mut words = before.split_ascii_whitespace().rev();
+    let (zone, clock) = (words.next()?, words.next()?);
+    let stem = |w: &'_ str| -> String {
+        let cut = w.find(['\'', '\u{2019}']).unwrap_or(w.len());
+        // A zone in brackets keeps its closing one: "(utc+3)".
+        let closing = if w.starts_with('(') && !w[..cut].ends_with(')') {
+            ")"
+        } else {
+            ""
+        };
+        format!("{}{closing}", &w[..cut])
+    };
+    clock_at_start(&format!("{} {}", stem(clock), stem(zone)), now)
+}
+
 /// A time of day written with `h` between hour and minutes ("14h00", "9h30") or after a
 /// bare hour ("14h"), as `HH:MM`; `None` for anything else.
 fn hour_with_h(word: &str) -> Option<String> {
@@ -314,8 +341,11 @@ fn amount(rest: &str) -> Option<Duration> {
         .map(|w| w.trim_end_matches(['.', ',', ';', ')', '!']));
     let first = words.next()?;
     if !first.starts_with(|c: char| c.is_ascii_digit()) {
-        // Swahili writes the unit first ("baada ya sekunde 20").
-        return languages::unit_then_number(first, words.next());
+        // Swahili writes the unit first ("baada ya sekunde 20"); a small count may be
+        // written in words ("in a minute", "через полчаса").
+        let unit_of = |w: &str| TimeUnit::from_word(w).or_else(|| languages::unit_ahead(w));
+        return languages::unit_then_number(first, words.clone().next())
+            .or_else(|| spelled::amount(first, words, unit_of));
     }
     if let Some(d) = num::go_duration(first, MAX_WAIT).filter(|_| first != "0") {
         return Some(d);
@@ -332,8 +362,9 @@ fn amount(rest: &str) -> Option<Duration> {
     // "71 more seconds", "5 additional minutes": the word between says the amount is
     // still to come, which the trigger already does.
     // Romanian joins a number from 20 up to its unit with `de` ("60 de secunde").
+    // Cebuano joins them with `ka` ("human sa 2 ka minuto").
     let unit = match words.next()? {
-        "more" | "additional" | "further" | "de" => words.next()?,
+        "more" | "additional" | "further" | "de" | "ka" => words.next()?,
         unit => unit,
     };
     languages::unit_of_two(unit, words.next())
@@ -597,5 +628,39 @@ mod tests {
         ] {
             assert_eq!(wait_until(text, now), want, "{text}");
         }
+    }
+
+    #[test]
+    fn a_time_of_day_with_its_zone_before_a_word_for_after_is_a_wait() {
+        let now = DateTime::parse_from_rfc3339("2025-06-01T12:00:00Z")
+            .unwrap()
+            .with_timezone(&Utc);
+        let s = Duration::from_secs;
+        for (text, want) in [
+            (
+                "Lütfen 16:00 UTC'den sonra tekrar deneyin.",
+                Some(s(4 * 3600)),
+            ),
+            ("Lütfen 16:00 TRT'den sonra tekrar deneyin.", Some(s(3600))),
+            (
+                "Lütfen 17:00'dan (UTC+3) sonra tekrar deneyin.",
+                Some(s(7200)),
+            ),
+            ("Yritä uudelleen klo 16.00 UTC jälkeen.", Some(s(4 * 3600))),
+            ("Próbálja újra 16:00 CET után.", Some(s(3 * 3600))),
+            ("Proovige uuesti 16:00 UTC pärast.", Some(s(4 * 3600))),
+            // Without its zone whose clock it is cannot be told, with or without the
+            // ending; an hour with no minutes is none either.
+            ("Lütfen 16:00'dan sonra tekrar deneyin.", None),
+            ("Lütfen saat 5'ten sonra tekrar deneyin.", None),
+            ("Yritä uudelleen klo 16:00 jälkeen.", None),
+            ("Próbálja újra 16:00 után.", None),
+            ("Lütfen 5 dakika sonra tekrar deneyin.", None),
+        ] {
+            assert_eq!(wait_until(text, now), want, "{text}");
+        }
+        // The clock is no duration for the readers of amounts either.
+        assert_eq!(wait_in("Lütfen 16:00'dan sonra tekrar deneyin."), None);
+        assert_eq!(wait_in("Lütfen saat 5'ten sonra tekrar deneyin."), None);
     }
 }

@@ -40,9 +40,9 @@ use toolgate_signals::{
 };
 
 /// Cases read right, out of every case; raised as the readers improve.
-const FLOOR: usize = 3164;
+const FLOOR: usize = 3361;
 
-const FILES: [(&str, &str); 51] = [
+const FILES: [(&str, &str); 52] = [
     (
         "ratelimit_headers",
         include_str!("corpus/ratelimit_headers.json"),
@@ -100,6 +100,7 @@ const FILES: [(&str, &str); 51] = [
     ("languages2", include_str!("corpus/languages2.json")),
     ("languages3", include_str!("corpus/languages3.json")),
     ("languages4", include_str!("corpus/languages4.json")),
+    ("languages5", include_str!("corpus/languages5.json")),
 ];
 
 fn default_now() -> DateTime<Utc> {

@@ -110,7 +110,7 @@ const OTHERS: [&str; 30] = [
 ];
 
 /// What a credential is called.
-const CREDENTIALS: [&str; 76] = [
+const CREDENTIALS: [&str; 86] = [
     "token",           // the name most languages keep
     "chave",           // Portuguese
     "senha",           // Portuguese
@@ -187,10 +187,20 @@ const CREDENTIALS: [&str; 76] = [
     "tocyn",           // Welsh: token
     "ithokheni",       // Zulu: token
     "токендин",        // Kyrgyz: the token's
+    "түлхүүр",         // Mongolian: key
+    "kaliti",          // Uzbek: its key
+    "калити",          // Uzbek, in Cyrillic: its key
+    "გასაღები",        // Georgian: key
+    "çelës",           // Albanian: key
+    "ufunguo",         // Swahili: key
+    "api key",         // Tagalog and others, the English words lent
+    "ŝlosilo",         // Esperanto: key
+    "ċavetta",         // Maltese: key
+    "schlëssel",       // Luxembourgish: key
 ];
 
 /// What refuses a credential: expired, invalid, revoked.
-const REFUSED: [&str; 101] = [
+const REFUSED: [&str; 112] = [
     "expirou",              // Portuguese
     "expirado",             // Portuguese, Spanish
     "expirada",             // Portuguese, Spanish
@@ -292,6 +302,17 @@ const REFUSED: [&str; 101] = [
     "wedi dod i ben",       // Welsh: expired
     "iphelelwe yisikhathi", // Zulu: expired
     "caducou",              // Galician: expired
+    "буруу",                // Mongolian: wrong
+    "noto g ri",            // Uzbek: wrong (`noto‘g‘ri`, its turned commas spaces)
+    "нотўғри",              // Uzbek, in Cyrillic: wrong
+    "yanlış",               // Azerbaijani: wrong
+    "սխալ է",               // Armenian: is wrong
+    "няправільны",          // Belarusian: wrong
+    "si sahihi",            // Swahili: not valid
+    "hindi wasto*",         // Tagalog: not valid (`hindi wastong`)
+    "nevalida",             // Esperanto: invalid
+    "invalida",             // Maltese: invalid
+    "ongëlteg*",            // Luxembourgish: invalid (`ongëltege`)
 ];
 
 /// Tokens and keys that are no credential: a page's, a cursor's.
@@ -306,7 +327,7 @@ const NOT_CREDENTIALS: [&str; 6] = [
 
 /// A passing state: maintenance under way, a service briefly unavailable, "try again
 /// later", a document still being processed.
-const PASSING: [&str; 114] = [
+const PASSING: [&str; 118] = [
     "temporariamente indisponível",      // Portuguese
     "em manutenção",                     // Portuguese
     "manutenção programada",             // Portuguese
@@ -421,6 +442,10 @@ const PASSING: [&str; 114] = [
     "кейінірек қайталап көріңіз", // Kazakh: try again later
     "техникалык иштер", // Kyrgyz: maintenance works
     "кийинчерээк кайра аракет", // Kyrgyz: try again later
+    "түр ажиллахгүй", // Mongolian: temporarily not working
+    "ժամանակավորապես անհասանելի", // Armenian: temporarily unreachable
+    "часова недаступны", // Belarusian: temporarily unavailable
+    "tydelik nie beskikbaar", // Afrikaans: temporarily not available
 ];
 
 /// Entries in scripts whose marks split words, matched as parts of the lowered text:
@@ -441,7 +466,7 @@ const CREDENTIALS_UNSPACED: [&str; 2] = [
 /// the lowered text: a key named with the `api` English lends it ("API కీ", "API ಕೀ"),
 /// so that a phone number or a code called invalid names no credential. Read beside
 /// [`REFUSED_UNSPACED`]; each entry commented with its language.
-const CREDENTIAL_NAMES_UNSPACED: [&str; 22] = [
+const CREDENTIAL_NAMES_UNSPACED: [&str; 25] = [
     "ቁልፍ",      // Amharic: key
     "សោ api",   // Khmer: API key
     "api ကီး",   // Burmese
@@ -464,11 +489,14 @@ const CREDENTIAL_NAMES_UNSPACED: [&str; 22] = [
     "ટોકન",     // Gujarati: token
     "ਟੋਕਨ",      // Punjabi: token
     "ໂທເຄັນ",    // Lao: token
+    "api कुञ्जी", // Nepali: API key
+    "api की",   // Marathi, Hindi: API key
+    "api কী",   // Bengali: API key
 ];
 
 /// Words that refuse a credential in those scripts: invalid, not correct; each entry
 /// commented with its language.
-const REFUSED_UNSPACED: [&str; 22] = [
+const REFUSED_UNSPACED: [&str; 25] = [
     "ልክ ያልሆነ",      // Amharic: not right
     "មិនត្រឹមត្រូវ",     // Khmer: not correct
     "မမှန်ကန်",        // Burmese: not correct
@@ -491,6 +519,9 @@ const REFUSED_UNSPACED: [&str; 22] = [
     "ਮਿਆਦ ਪੁੱਗ",      // Punjabi: expired
     "ໝົດອາຍຸ",        // Lao: expired
     "காலாவதி",        // Tamil: expired
+    "अमान्य",        // Nepali, Hindi: invalid
+    "अवैध",          // Marathi, Hindi: invalid
+    "অবৈধ",         // Bengali: invalid
 ];
 const PASSING_UNSPACED: [&str; 34] = [
     "ปิดปรับปรุง",                                // Thai: closed for maintenance
@@ -532,7 +563,7 @@ const PASSING_UNSPACED: [&str; 34] = [
 /// The request's own mistake: a field required, a thing it names not found. A 5xx or a
 /// 2xx error envelope that says so is the request's to mend, as in English ("is
 /// required", "not found"). Each entry commented with its language.
-const REQUEST: [&str; 70] = [
+const REQUEST: [&str; 78] = [
     "é obrigatório",              // Portuguese
     "é obrigatória",              // Portuguese
     "não encontrado",             // Portuguese
@@ -603,6 +634,14 @@ const REQUEST: [&str; 70] = [
     "ni chanfuwyd",               // Welsh
     "fannst ekki",                // Icelandic
     "níor aimsíodh",              // Irish
+    "олдсонгүй",                  // Mongolian: was not found
+    "topilmadi",                  // Uzbek: was not found
+    "tapılmadı",                  // Azerbaijani: was not found
+    "ვერ მოიძებნა",               // Georgian: could not be found
+    "nuk u gjet",                 // Albanian: was not found
+    "nie gevind nie",             // Afrikaans: not found
+    "не знойдзен*",               // Belarusian: not found (`*`: any ending)
+    "haikupatikana",              // Swahili: was not found
 ];
 
 /// The request's mistake in Persian, whose marks split words: "یافت نشد" (not found),
@@ -1052,5 +1091,52 @@ mod tests {
         // An offer or a code that expired is no credential.
         assert_eq!(read("Tarjouskoodi iraungita dago"), None);
         assert_eq!(read("ఆఫర్ గడువు ముగిసింది"), None);
+    }
+
+    #[test]
+    fn credentials_passing_states_and_things_not_found_in_eighteen_more_languages() {
+        for text in [
+            "API түлхүүр буруу байна",
+            "अमान्य API कुञ्जी",
+            "अवैध API की",
+            "অবৈধ API কী",
+            "API kaliti noto‘g‘ri",
+            "API калити нотўғри",
+            "Yanlış API açarı",
+            "API გასაღები არასწორია",
+            "API բանալին սխալ է",
+            "Çelës API i pavlefshëm",
+            "Няправільны ключ API",
+            "Ufunguo wa API si sahihi",
+            "Hindi wastong API key",
+            "Nevalida API-ŝlosilo",
+            "Ċavetta API invalida",
+            "Ongëltege API-Schlëssel",
+        ] {
+            assert_eq!(read(text), Some(Recovery::Credentials), "{text}");
+        }
+        for text in [
+            "Үйлчилгээ түр ажиллахгүй байна",
+            "Ծառայությունը ժամանակավորապես անհասանելի է",
+            "Сэрвіс часова недаступны",
+            "Diens tydelik nie beskikbaar nie",
+        ] {
+            assert_eq!(read(text), Some(Recovery::Transient), "{text}");
+        }
+        for text in [
+            "Нэхэмжлэх олдсонгүй",
+            "Hisob-faktura topilmadi",
+            "Faktura tapılmadı",
+            "ინვოისი ვერ მოიძებნა",
+            "Fatura nuk u gjet",
+            "Faktuur nie gevind nie",
+            "Рахунак не знойдзены",
+            "Ankara haikupatikana",
+        ] {
+            assert!(super::says_request(&words(text), text), "{text}");
+        }
+        // A wrong phone number names no credential.
+        assert_eq!(read("Telefon nömrəsi yanlışdır"), None);
+        assert_eq!(read("अमान्य फोन नंबर"), None);
     }
 }

@@ -36,7 +36,7 @@ use crate::num::TimeUnit;
 
 /// Words after which an amount of time is a time to come (the English `in`, `after`);
 /// each entry commented with its language. German's `in` is the English word.
-pub(super) const TRIGGERS: [&str; 46] = [
+pub(super) const TRIGGERS: [&str; 64] = [
     " em ",                       // Portuguese
     " após ",                     // Portuguese
     " en ",                       // Spanish
@@ -83,6 +83,24 @@ pub(super) const TRIGGERS: [&str; 46] = [
     " пас аз ",                   // Tajik: after
     " piştî ",                    // Kurdish (Kurmanji): after
     " ar ôl ",                    // Welsh: after
+    " праз ",                     // Belarusian: in ("праз 20 секунд")
+    " binne ",                    // Afrikaans: within ("binne 20 sekondes")
+    " oor ",                      // Afrikaans: in ("oor 2 minute")
+    " oer ",                      // Frisian: in ("oer 2 minuten")
+    " an ",          // Luxembourgish: in ("an 20 Sekonnen"); English "an" takes no digit
+    " post ",        // Esperanto: after ("post 20 sekundoj")
+    " fi żmien ",    // Maltese: within
+    " pas ",         // Albanian: after ("pas 20 sekondave")
+    " afaka ",       // Malagasy: in, after ("afaka 2 minitra")
+    " emva ",        // Xhosa: after, its unit first ("emva kwemizuzu emi-2")
+    " sawise ",      // Javanese: after
+    " saatos ",      // Sundanese: after
+    " ā muri i te ", // Maori: after
+    " nan ",         // Haitian Creole: in
+    " human sa ",    // Cebuano: after, `ka` between number and unit
+    " sa loob ng ",  // Tagalog: within
+    " i le ",        // Samoan: in
+    " katika ",      // Swahili: in, its unit first ("katika sekunde 20")
 ];
 
 /// Words put before a time of day with its zone to come back at ("réessayez après 14h00
@@ -110,6 +128,16 @@ pub(super) const BEFORE_AN_INSTANT: [&str; 21] = [
     " efter ",          // Swedish, Danish
     " klo ",            // Finnish ("klo 14.00 UTC")
     " kl. ",            // Swedish, Danish, Norwegian ("kl. 14.00 CET")
+];
+
+/// Words put behind a time of day with its zone to come back after, each commented with
+/// its language: Turkish "16:00 UTC'den sonra", Hungarian "16:00 CET után", Finnish "klo
+/// 16.00 UTC jälkeen", Estonian "16:00 UTC pärast".
+pub(super) const AFTER_AN_INSTANT: [&str; 4] = [
+    " sonra",   // Turkish
+    " után",    // Hungarian
+    " jälkeen", // Finnish
+    " pärast",  // Estonian
 ];
 
 /// Words that tell the caller to wait, followed by the amount (the English `wait`,
@@ -200,41 +228,61 @@ pub(super) const TOLD: [&str; 81] = [
 
 /// Words put behind an amount of time to make it a time to come (Turkish `sonra`,
 /// "10 saniye sonra": ten seconds after); each entry commented with its language.
-const AFTER_THE_AMOUNT: [&str; 34] = [
-    " sonra",      // Turkish
-    " múlva",      // Hungarian ("30 másodperc múlva")
-    " kuluttua",   // Finnish ("30 sekunnin kuluttua")
-    " pärast",     // Estonian ("30 sekundi pärast")
-    " кейін",      // Kazakh ("30 секундтан кейін")
-    " بعد",        // Persian ("60 ثانیه بعد")
-    " հետո",       // Armenian ("20 վայրկյան հետո")
-    " keyin",      // Uzbek ("15 soniyadan keyin")
-    " बाद",        // Hindi ("30 सेकंड बाद")
-    " नंतर",        // Marathi ("30 सेकंद नंतर")
-    " पछि",        // Nepali ("60 सेकेन्ड पछि")
-    " পরে",        // Bengali ("30 সেকেন্ড পরে")
-    " дараа",      // Mongolian ("30 секундын дараа")
-    " ውስጥ",        // Amharic: within ("በ30 ሰከንድ ውስጥ")
-    " соң",        // Kazakh ("30 секундтан соң")
-    " кийин",      // Kyrgyz ("30 секунддан кийин")
-    " barru",      // Basque: within ("30 segundo barru")
-    " ਵਿੱਚ",        // Punjabi: in ("30 ਸਕਿੰਟਾਂ ਵਿੱਚ")
-    " කින්",         // Sinhala: in, its unit before the number ("තත්පර 30 කින්")
-    " päästä",     // Finnish: after ("2 minuutin päästä")
-    " elteltével", // Hungarian: once … passed ("20 másodperc elteltével")
-    " belül",      // Hungarian: within ("2 percen belül")
-    " içinde",     // Turkish: within ("20 saniye içinde")
-    " በኋላ",        // Amharic: after ("ከ30 ሰከንድ በኋላ")
-    " తర్వాత",       // Telugu: after
-    " பிறகு",      // Tamil: after
-    " கழித்து",     // Tamil: after
-    " ನಂತರ",       // Kannada: after
-    " ശേഷം",       // Malayalam: after
-    " પછી",        // Gujarati: after
-    " ਬਾਅਦ",       // Punjabi: after
-    " وروسته",     // Pashto: after
-    " buruan",     // Basque: after ("30 segundoren buruan")
-    " ondoren",    // Basque: after
+const AFTER_THE_AMOUNT: [&str; 54] = [
+    " sonra",        // Turkish
+    " múlva",        // Hungarian ("30 másodperc múlva")
+    " kuluttua",     // Finnish ("30 sekunnin kuluttua")
+    " pärast",       // Estonian ("30 sekundi pärast")
+    " кейін",        // Kazakh ("30 секундтан кейін")
+    " بعد",          // Persian ("60 ثانیه بعد")
+    " հետո",         // Armenian ("20 վայրկյան հետո")
+    " keyin",        // Uzbek ("15 soniyadan keyin")
+    " बाद",          // Hindi ("30 सेकंड बाद")
+    " नंतर",          // Marathi ("30 सेकंद नंतर")
+    " पछि",          // Nepali ("60 सेकेन्ड पछि")
+    " পরে",          // Bengali ("30 সেকেন্ড পরে")
+    " дараа",        // Mongolian ("30 секундын дараа")
+    " ውስጥ",          // Amharic: within ("በ30 ሰከንድ ውስጥ")
+    " соң",          // Kazakh ("30 секундтан соң")
+    " кийин",        // Kyrgyz ("30 секунддан кийин")
+    " barru",        // Basque: within ("30 segundo barru")
+    " ਵਿੱਚ",          // Punjabi: in ("30 ਸਕਿੰਟਾਂ ਵਿੱਚ")
+    " කින්",           // Sinhala: in, its unit before the number ("තත්පර 30 කින්")
+    " päästä",       // Finnish: after ("2 minuutin päästä")
+    " elteltével",   // Hungarian: once … passed ("20 másodperc elteltével")
+    " belül",        // Hungarian: within ("2 percen belül")
+    " içinde",       // Turkish: within ("20 saniye içinde")
+    " በኋላ",          // Amharic: after ("ከ30 ሰከንድ በኋላ")
+    " తర్వాత",         // Telugu: after
+    " பிறகு",        // Tamil: after
+    " கழித்து",       // Tamil: after
+    " ನಂತರ",         // Kannada: after
+    " ശേഷം",         // Malayalam: after
+    " પછી",          // Gujarati: after
+    " ਬਾਅਦ",         // Punjabi: after
+    " وروسته",       // Pashto: after
+    " buruan",       // Basque: after ("30 segundoren buruan")
+    " ondoren",      // Basque: after
+    " után",         // Hungarian: after ("2 óra után")
+    " jälkeen",      // Finnish: after ("30 sekunnin jälkeen")
+    " ərzində",      // Azerbaijani: within ("20 saniyə ərzində")
+    " soň",          // Turkmen: after ("2 minutdan soň")
+    " kadib",        // Somali: after ("2 daqiiqo kadib")
+    " შემდეგ",       // Georgian: after ("2 წუთის შემდეგ")
+    " անց",          // Armenian: later ("20 վայրկյան անց")
+    " পর",           // Bengali: after, short of `পরে`
+    " পিছত",         // Assamese: after ("১০ ছেকেণ্ডৰ পিছত")
+    " ପରେ",          // Odia: after
+    " کانپوءِ",       // Sindhi: after
+    " ۾",            // Sindhi: in ("20 سيڪنڊن ۾")
+    " كېيىن",        // Uyghur: after
+    " كىيىن",        // Uyghur: after, another spelling
+    " so\u{2018}ng", // Uzbek: after, with its turned comma (`so‘ng`)
+    " so\u{2bb}ng",  // Uzbek: after, with the letter's own comma (`soʻng`)
+    " so'ng",        // Uzbek: after, with an apostrophe
+    " сўнг",         // Uzbek, in Cyrillic: after
+    " эчендә",       // Tatar: within ("20 секунд эчендә")
+    " རྗེས",           // Tibetan: after, its unit first ("སྐར་ཆ་ ༣༠ རྗེས་སུ")
 ];
 
 /// Verbs put behind the amount they tell the caller to wait, in languages that end a
@@ -285,17 +333,51 @@ pub(super) fn amount_before(t: &str, behind: &[&str]) -> Option<Duration> {
                 continue;
             };
             // "probeer het om 14.30 uur opnieuw": an hour of the clock, no amount.
-            if super::clock::time_of_day(words.next().unwrap_or_default(), number, Some(unit)) {
+            let before_number = words.next();
+            if super::clock::time_of_day(before_number.unwrap_or_default(), number, Some(unit)) {
                 continue;
             }
-            // Sinhala writes the unit first ("තත්පර 30 කින්": seconds 30 in).
+            // Sinhala writes the unit first ("තත්පර 30 කින්": seconds 30 in); a count may
+            // be a word ("bir dakika sonra", "yarım saat sonra").
             let found = unit_word(unit)
-                .and_then(|u| u.decimal(crate::num::bare_number(number), MAX_WAIT))
-                .or_else(|| unit_then_number(number, Some(unit)));
+                .and_then(|u| {
+                    u.decimal(crate::num::bare_number(number), MAX_WAIT)
+                        .or_else(|| {
+                            super::spelled::count(number).and_then(|n| u.float(n, MAX_WAIT))
+                        })
+                })
+                .or_else(|| unit_then_number(number, Some(unit)))
+                .or_else(|| {
+                    number_apart_from_its_unit(number, unit, before_number.into_iter().chain(words))
+                });
             best = best.max(found);
         }
     }
     best
+}
+
+/// Words a translation may put between a number and its unit, each commented with its
+/// language: Laravel's Pashto "20 لطفا د دویمې برخې وروسته" (20, please, of the second
+/// part, after).
+const BETWEEN_NUMBER_AND_UNIT: [&str; 3] = [
+    "لطفا", // Pashto: please
+    "لطفاً", // Pashto: please, with its tanwin
+    "د",    // Pashto: of
+];
+
+/// The amount a unit of two words (`first`, `second`, [`TWO_WORDS`]) states with its
+/// number standing apart before it, only [`BETWEEN_NUMBER_AND_UNIT`] words between (at
+/// most three); `earlier` are the words before `first`, nearest first.
+fn number_apart_from_its_unit<'a>(
+    first: &str,
+    second: &str,
+    earlier: impl Iterator<Item = &'a str>,
+) -> Option<Duration> {
+    let unit = unit_of_two(first, Some(second))?;
+    let number = earlier
+        .take(4)
+        .find(|w| !BETWEEN_NUMBER_AND_UNIT.contains(w))?;
+    unit.decimal(crate::num::bare_number(number), MAX_WAIT)
 }
 
 /// The unit a word after a word for "in" names: as [`unit`], but Malay `saat` is seconds
@@ -476,6 +558,22 @@ pub(super) fn unit(word: &str) -> Option<TimeUnit> {
         | "કલાક"
         | "ਘੰਟੇ"
         | "ਘੰਟਿਆਂ" => TimeUnit::Hours,
+        // Belarusian; Afrikaans; Luxembourgish; Esperanto; Maltese; Albanian; Somali;
+        // Malagasy; Maori; Haitian Creole; Samoan; Georgian (genitive, before "after");
+        // Mongolian; Uyghur; Uzbek in Cyrillic; Sindhi.
+        "sekondes" | "sekonde" | "sekonnen" | "sekonn" | "sekundoj" | "sekundojn" | "sekondi"
+        | "sekondave" | "ilbiriqsi" | "segondra" | "hēkona" | "segonn" | "sekone" | "წამის"
+        | "секундийн" | "سېكۇنت" | "سېكۇنتتىن" | "сониядан" | "سيڪنڊ" | "سيڪنڊن" => {
+            TimeUnit::Seconds
+        }
+        "хвілін" | "хвіліну" | "хвіліны" | "minutten" | "minutt" | "minutoj" | "minutojn"
+        | "minutave" | "daqiiqo" | "daqiiqadood" | "minitra" | "meneti" | "წუთის" | "مىنۇت"
+        | "مىنۇتتىن" | "дақиқадан" | "منٽ" | "منٽن" => TimeUnit::Minutes,
+        "гадзін" | "гадзіну" | "гадзіны" | "stonnen" | "stonn" | "horoj" | "horojn" | "horo"
+        | "siegħa" | "sigħat" | "orëve" | "saacadood" | "saac" | "èdtan" | "itula" | "საათის"
+        | "سائەت" | "سائەتتىن" | "соатдан" | "ڪلاڪ" | "ڪلاڪن" => {
+            TimeUnit::Hours
+        }
         // Pashto.
         "ثانیې" | "ثانیو" => TimeUnit::Seconds,
         "دقیقې" | "دقیقو" => TimeUnit::Minutes,
@@ -485,7 +583,7 @@ pub(super) fn unit(word: &str) -> Option<TimeUnit> {
 
 /// Units written before their number, each commented with its language: Swahili
 /// "baada ya sekunde 20" (after seconds twenty), "subiri dakika 5".
-const UNIT_FIRST: [(&str, TimeUnit); 13] = [
+const UNIT_FIRST: [(&str, TimeUnit); 19] = [
     ("sekunde", TimeUnit::Seconds),      // Swahili
     ("dakika", TimeUnit::Minutes),       // Swahili
     ("daƙiƙa", TimeUnit::Seconds),       // Hausa ("a cikin daƙiƙa 30")
@@ -498,7 +596,13 @@ const UNIT_FIRST: [(&str, TimeUnit); 13] = [
     ("මිනිත්තු", TimeUnit::Minutes),         // Sinhala
     ("පැය", TimeUnit::Hours),            // Sinhala
     ("kwemizuzwana", TimeUnit::Seconds), // Zulu, after `ngemuva` ("ngemuva kwemizuzwana engu-30")
-    ("kwemizuzu", TimeUnit::Minutes),    // Zulu
+    ("kwemizuzu", TimeUnit::Minutes),    // Zulu, Xhosa ("emva kwemizuzu emi-2")
+    ("སྐར་ཆ་", TimeUnit::Seconds),        // Tibetan, closed by its syllable mark
+    ("སྐར་ཆ", TimeUnit::Seconds),         // Tibetan
+    ("སྐར་མ་", TimeUnit::Minutes),        // Tibetan
+    ("སྐར་མ", TimeUnit::Minutes),         // Tibetan
+    ("ཆུ་ཚོད་", TimeUnit::Hours),          // Tibetan
+    ("ཆུ་ཚོད", TimeUnit::Hours),           // Tibetan
 ];
 
 /// The amount of time `unit` and `number` spell when the unit comes first ("sekunde
@@ -510,11 +614,16 @@ pub(super) fn unit_then_number(unit: &str, number: Option<&str>) -> Option<Durat
 
 /// Units written in two words, each commented with its language: Yoruba `ìsẹ́jú ààyá`
 /// (a second; `ìsẹ́jú` alone is a minute), which [`super::lowered`] splits at its hyphen.
-const TWO_WORDS: [(&str, &str, TimeUnit); 1] = [(
-    "\u{ec}s\u{1eb9}\u{301}j\u{fa}", // Yoruba
-    "\u{e0}\u{e0}y\u{e1}",
-    TimeUnit::Seconds,
-)];
+const TWO_WORDS: [(&str, &str, TimeUnit); 2] = [
+    (
+        "\u{ec}s\u{1eb9}\u{301}j\u{fa}", // Yoruba
+        "\u{e0}\u{e0}y\u{e1}",
+        TimeUnit::Seconds,
+    ),
+    // Pashto as Laravel's translation writes seconds: `د دویمې برخې`, "of the second
+    // part", the ordinal taken for the unit.
+    ("دویمې", "برخې", TimeUnit::Seconds),
+];
 
 /// The unit `first` and `second` name together, where two words make one.
 pub(super) fn unit_of_two(first: &str, second: Option<&str>) -> Option<TimeUnit> {
@@ -845,6 +954,80 @@ mod tests {
             ("30 секунд күтүңүз", Some(s(30))),
             // A number glued to a unit of Latin letters keeps its reading.
             ("retry after 880.092µs", Some(Duration::from_nanos(880_092))),
+        ] {
+            assert_eq!(wait_in(text), want, "{text}");
+        }
+    }
+
+    #[test]
+    fn waits_told_in_the_words_and_units_of_thirty_more_languages() {
+        let s = Duration::from_secs;
+        for (text, want) in [
+            ("Паспрабуйце яшчэ раз праз 20 секунд.", Some(s(20))),
+            ("Паспрабуйце праз 5 хвілін.", Some(s(300))),
+            ("Probeer asseblief weer binne 20 sekondes", Some(s(20))),
+            ("Probeer weer oor 2 minute.", Some(s(120))),
+            ("Probearje it oer 2 minuten opnij.", Some(s(120))),
+            (
+                "Probéiert w.e.g. nach eng Kéier an 20 Sekonnen.",
+                Some(s(20)),
+            ),
+            ("Bonvolu provi denove post 20 sekundoj.", Some(s(20))),
+            ("Erġa' pprova fi żmien 2 minuti.", Some(s(120))),
+            ("Ju lutem provoni përsëri pas 20 sekondave.", Some(s(20))),
+            ("Isku day mar kale 2 daqiiqo kadib.", Some(s(120))),
+            ("Andramo indray afaka 2 minitra.", Some(s(120))),
+            ("Zama kwakhona emva kwemizuzu emi-2.", Some(s(120))),
+            ("Coba maneh sawise 2 menit.", Some(s(120))),
+            ("Cobian deui saatos 2 menit.", Some(s(120))),
+            ("Me ngana anō ā muri i te 2 meneti.", Some(s(120))),
+            ("Eseye ankò nan 2 minit.", Some(s(120))),
+            ("Sulayi pag-usab human sa 2 ka minuto.", Some(s(120))),
+            ("Subukang muli sa loob ng 2 minuto.", Some(s(120))),
+            ("Toe taumafai i le 2 minute.", Some(s(120))),
+            ("Tafadhali jaribu tena katika sekunde 20.", Some(s(20))),
+            ("20 saniyə ərzində yenidən cəhd edin", Some(s(20))),
+            ("2 minutdan soň gaýtadan synanyşyň.", Some(s(120))),
+            ("სცადეთ 2 წუთის შემდეგ.", Some(s(120))),
+            ("Փորձեք կրկին 20 վայրկյան անց։", Some(s(20))),
+            ("অনুগ্রহ করে ২ মিনিট পর আবার চেষ্টা করুন।", Some(s(120))),
+            ("অনুগ্ৰহ কৰি ১০ ছেকেণ্ডৰ পিছত পুনৰ চেষ্টা কৰক।", Some(s(10))),
+            ("ଦୟାକରି ୨ ମିନିଟ୍ ପରେ ପୁନର୍ବାର ଚେଷ୍ଟା କରନ୍ତୁ", Some(s(120))),
+            ("مهرباني ڪري 2 منٽن کانپوءِ ٻيهر ڪوشش ڪريو.", Some(s(120))),
+            ("مهرباني ڪري 20 سيڪنڊن ۾ ٻيهر ڪوشش ڪريو.", Some(s(20))),
+            ("يەنە 20 سېكۇنتتىن كىيىن قايتا سىناپ بېقىڭ.", Some(s(20))),
+            (
+                "Iltimos 20 soniyadan so‘ng yana urinib ko‘ring.",
+                Some(s(20)),
+            ),
+            ("Илтимос 20 сониядан сўнг яна уриниб кўринг.", Some(s(20))),
+            ("Зинһар, 20 секунд эчендә кабатлап карагыз.", Some(s(20))),
+            ("20 секундийн дараа дахин оролдоно уу.", Some(s(20))),
+            ("Yritä uudelleen 30 sekunnin jälkeen.", Some(s(30))),
+            ("Próbálja újra 2 óra után.", Some(s(7200))),
+            ("སྐར་ཆ་ ༣༠ རྗེས་སུ་ཡང་བསྐྱར་ཚོད་ལྟ་གནང་རོགས།", Some(s(30))),
+            ("སྐར་མ་ ༥ རྗེས་སུ་ཡང་བསྐྱར་ཚོད་ལྟ་གནང་རོགས།", Some(s(300))),
+            // A word for after behind a number with no unit, or a unit with no number,
+            // is no wait.
+            ("Próbálja újra 2 után.", None),
+            ("Isku day mar kale daqiiqo kadib.", None),
+        ] {
+            assert_eq!(wait_in(text), want, "{text}");
+        }
+    }
+
+    #[test]
+    fn a_number_apart_from_its_unit_past_words_a_translation_puts_between_is_read() {
+        let s = Duration::from_secs;
+        for (text, want) in [
+            (
+                "دلته ډیر د ننوتلو هڅې شتون لري.45 لطفا د دویمې برخې وروسته هڅه وکړئ.",
+                Some(s(45)),
+            ),
+            ("20 د دویمې برخې وروسته", Some(s(20))),
+            // Other words between, or no number at all, give nothing.
+            ("20 کسان د دویمې برخې وروسته", None),
+            ("لطفا د دویمې برخې وروسته هڅه وکړئ", None),
         ] {
             assert_eq!(wait_in(text), want, "{text}");
         }

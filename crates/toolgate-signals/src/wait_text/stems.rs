@@ -27,7 +27,7 @@ enum Endings {
 }
 
 /// Unit stems, each commented with its language.
-const STEMS: [(&str, TimeUnit, Endings); 35] = [
+const STEMS: [(&str, TimeUnit, Endings); 51] = [
     ("வினாடி", TimeUnit::Seconds, Endings::Any),  // Tamil
     ("நொடி", TimeUnit::Seconds, Endings::Any),   // Tamil
     ("நிமிட", TimeUnit::Minutes, Endings::Any),  // Tamil
@@ -71,7 +71,32 @@ const STEMS: [(&str, TimeUnit, Endings); 35] = [
         Endings::Listed(&TURKISH_SECOND),
     ), // Turkish
     ("saat", TimeUnit::Hours, Endings::Listed(&TURKISH_HOUR)), // Turkish
+    ("çirk", TimeUnit::Seconds, Endings::Listed(&KURMANJI_SECOND)), // Kurmanji
+    ("deqîqe", TimeUnit::Minutes, Endings::Listed(&KURMANJI)), // Kurmanji
+    ("deqe", TimeUnit::Minutes, Endings::Listed(&KURMANJI)), // Kurmanji
+    ("saet", TimeUnit::Hours, Endings::Listed(&KURMANJI_HOUR)), // Kurmanji
+    ("demjimêr", TimeUnit::Hours, Endings::Listed(&KURMANJI_HOUR)), // Kurmanji
+    ("sekunt", TimeUnit::Seconds, Endings::Listed(&TURKMEN)), // Turkmen
+    ("minut", TimeUnit::Minutes, Endings::Listed(&TURKMEN)), // Turkmen
+    ("sagat", TimeUnit::Hours, Endings::Listed(&TURKMEN)), // Turkmen
+    ("सेकेन्ड", TimeUnit::Seconds, Endings::Any),   // Nepali
+    ("मिनेट", TimeUnit::Minutes, Endings::Any),   // Nepali
+    ("घण्टा", TimeUnit::Hours, Endings::Any),     // Nepali
+    ("ସେକେଣ୍ଡ", TimeUnit::Seconds, Endings::Any), // Odia
+    ("ମିନିଟ", TimeUnit::Minutes, Endings::Any),    // Odia
+    ("ଘଣ୍ଟା", TimeUnit::Hours, Endings::Any),      // Odia
+    ("ছেকেণ্ড", TimeUnit::Seconds, Endings::Any), // Assamese
+    ("মিনিট", TimeUnit::Minutes, Endings::Any),  // Assamese, Bengali
 ];
+
+/// Kurmanji endings: the oblique plural (`çirkan`, `deqîqeyan`: "di 30 çirkan de", in
+/// 30 seconds) and the construct forms (`deqîqeyên`, `demjimêrê`).
+const KURMANJI_SECOND: [&str; 7] = ["e", "an", "eyan", "ê", "eyê", "eyên", "ên"];
+const KURMANJI: [&str; 5] = ["", "yan", "yê", "yên", "ya"];
+const KURMANJI_HOUR: [&str; 4] = ["", "an", "ê", "ên"];
+
+/// Turkmen endings: `sekuntda` (in seconds), `minutdan` (from minutes, before `soň`).
+const TURKMEN: [&str; 3] = ["", "da", "dan"];
 
 /// Finnish endings of `sekun-` (`sekunti`, `sekuntia`, `sekunnin`, `sekunnissa`) and of
 /// `minuut-` (`minuutti`, `minuuttia`, `minuutin`, `minuutissa`).
@@ -103,7 +128,7 @@ const TURKISH_SECOND: [&str; 3] = ["ye", "den", "lik"];
 const TURKISH_HOUR: [&str; 3] = ["e", "ten", "lik"];
 
 /// Endings that carry "in", "within" or "after", each commented with its language.
-const TIME_TO_COME: [&str; 10] = [
+const TIME_TO_COME: [&str; 13] = [
     "ில்",     // Tamil: in (`வினாடிகளில்`)
     "க்குள்",   // Tamil: within
     "లో",      // Telugu: in (`సెకన్లలో`)
@@ -114,6 +139,9 @@ const TIME_TO_COME: [&str; 10] = [
     "အကြာတွင်", // Burmese: after a lapse of (`စက္ကန့်အကြာတွင်`)
     "nissa",  // Finnish: in (`sekunnissa`)
     "issa",   // Finnish: in (`minuutissa`)
+    "da",     // Turkmen: in (`sekuntda`)
+    "पछि",    // Nepali: after, glued (`मिनेटपछि`)
+    "ରେ",     // Odia: in (`ସେକେଣ୍ଡରେ`)
 ];
 
 /// Marks that end a sentence or a clause in these scripts, trimmed off a word.
@@ -226,5 +254,32 @@ mod tests {
         assert_eq!(unit("sekunnissa"), Some(TimeUnit::Seconds));
         assert_eq!(unit("sekunnus"), None);
         assert_eq!(wait_in("Retry after 30 percent of the window"), None);
+    }
+
+    #[test]
+    fn kurmanji_turkmen_nepali_and_odia_units_take_their_endings() {
+        let s = Duration::from_secs;
+        for (text, want) in [
+            (
+                "Ji kerema xwe di 30 çirkan de dîsa biceribîne.",
+                Some(s(30)),
+            ),
+            ("Piştî 2 deqeyan dîsa biceribîne.", Some(s(120))),
+            ("Piştî 1 demjimêrê dîsa biceribîne.", Some(s(3600))),
+            ("Di 5 deqîqeyên pêş de dîsa biceribîne.", Some(s(300))),
+            (
+                "20 sekuntda gaýtadan synanyşmagyňyzy haýyş edýäris.",
+                Some(s(20)),
+            ),
+            ("कृपया २ मिनेटपछि फेरि प्रयास गर्नुहोस्।", Some(s(120))),
+            ("ଦୟାକରି 20 ସେକେଣ୍ଡରେ ପୁନର୍ବାର ଚେଷ୍ଟା କରନ୍ତୁ", Some(s(20))),
+        ] {
+            assert_eq!(wait_in(text), want, "{text}");
+        }
+        // The endings are the language's own: `çirkek` is no unit, `minutes` stays
+        // English, and a Turkmen unit in a case that says no "in" is no time to come.
+        assert_eq!(unit("çirkek"), None);
+        assert_eq!(unit("minutda"), Some(TimeUnit::Minutes));
+        assert_eq!(wait_in("20 sekuntdan ybarat"), None);
     }
 }

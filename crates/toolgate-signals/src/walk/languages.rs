@@ -15,7 +15,7 @@
 //! answer never pays for these tables.
 
 /// "Too many requests", each entry in its language.
-const TOO_MANY: [&str; 112] = [
+const TOO_MANY: [&str; 131] = [
     "muitas requisições",            // Portuguese
     "muitas solicitações",           // Portuguese
     "requisições em excesso",        // Portuguese
@@ -128,6 +128,25 @@ const TOO_MANY: [&str; 112] = [
     "ਬਹੁਤ ਜ਼ਿਆਦਾ ਬੇਨਤੀਆਂ",               // Punjabi
     "ಅತಿಯಾದ ವಿನಂತಿಗಳು",                 // Kannada
     "அதிக கோரிக்கைகள்",                // Tamil
+    "бик күп сораулар",              // Tatar
+    "gaty köp haýyş",                // Turkmen
+    "занадта шмат запытаў",          // Belarusian
+    "te veel versoeke",              // Afrikaans
+    "ze vill ufroen",                // Luxembourgish
+    "tro da petoj",                  // Esperanto
+    "wisq talbiet",                  // Maltese
+    "te folle oanfragen",            // Frisian
+    "تمام گهڻيون درخواستون",         // Sindhi
+    "ବହୁତ ଅଧିକ ଅନୁରୋଧ",                 // Odia
+    "অত্যধিক অনুৰোধ",                  // Assamese
+    "izicelo ezininzi kakhulu",      // Xhosa
+    "kakehan panjaluk",              // Javanese
+    "loba teuing pamundut",          // Sundanese
+    "he nui rawa ngā tono",          // Maori
+    "twòp demann",                   // Haitian Creole
+    "daghan kaayo nga hangyo",       // Cebuano
+    "ua tele naua talosaga",         // Samoan
+    "həddindən artıq sorğu",         // Azerbaijani
 ];
 
 /// A limit named with what it counts, in one word or a fixed phrase; each entry
@@ -223,11 +242,49 @@ const PASSED: [&str; 25] = [
     "dostignut",     // Serbian, Croatian: reached
 ];
 
+/// The word for requests and the words for "too many" put after it, in languages that
+/// say "the requests have become too many" and may put words between (Yoruba "Àwọn
+/// ìbéèrè ti pọ̀ jù", "Ìbéèrè rẹ ti pọ̀ jù": your requests are too many); each entry
+/// commented with its language.
+const REQUESTS_THEN_TOO_MANY: [(&str, &str); 6] = [
+    ("\u{ec}b\u{e9}\u{e8}r\u{e8}", "p\u{1ecd}\u{300} j\u{f9}"), // Yoruba `ìbéèrè … pọ̀ jù`
+    ("རེ་ཞུ", "མང་དྲགས"),                                          // Tibetan
+    ("تەلەپ", "بەك كۆپ"),                                       // Uyghur
+    ("daxwaz", "pir zêde"),       // Kurdish (Kurmanji): `daxwazên pir zêde`
+    ("fangatahana", "be loatra"), // Malagasy
+    ("codsiyo", "aad u badan"),   // Somali
+];
+
+/// Bytes read after the word for requests for the words for "too many": a few words,
+/// never past the end of the sentence.
+const TOO_MANY_WITHIN: usize = 40;
+
+/// Whether `lowered` names the requests and, later in the same sentence and within
+/// [`TOO_MANY_WITHIN`] bytes, says they are too many ([`REQUESTS_THEN_TOO_MANY`]).
+fn requests_then_too_many(lowered: &str) -> bool {
+    REQUESTS_THEN_TOO_MANY.iter().any(|(requests, too_many)| {
+        lowered.match_indices(requests).any(|(i, _)| {
+            let rest = &lowered[i + requests.len()..];
+            let mut end = rest.len().min(TOO_MANY_WITHIN);
+            while !rest.is_char_boundary(end) {
+                end -= 1;
+            }
+            let sentence = rest[..end]
+                .split(['.', '!', '?', '։', '།'])
+                .next()
+                .unwrap_or("");
+            sentence.contains(too_many)
+        })
+    })
+}
+
 /// Whether `lowered` (a code or message, in lower case) says in one of these languages
 /// that the caller is throttled.
 pub(super) fn says_throttled(lowered: &str) -> bool {
     let has = |set: &[&str]| set.iter().any(|p| lowered.contains(p));
-    has(&TOO_MANY) || ((has(&LIMIT_OF_REQUESTS) || (has(&LIMIT) && has(&COUNTED))) && has(&PASSED))
+    has(&TOO_MANY)
+        || ((has(&LIMIT_OF_REQUESTS) || (has(&LIMIT) && has(&COUNTED))) && has(&PASSED))
+        || requests_then_too_many(lowered)
 }
 
 /// Names these APIs give the member holding a failure's message, normalised as field
@@ -452,6 +509,56 @@ mod tests {
             "ਬਹੁਤ ਜ਼ਿਆਦਾ ਬੇਨਤੀਆਂ",
             "ಅತಿಯಾದ ವಿನಂತಿಗಳು",
             "அதிக கோரிக்கைகள்",
+        ] {
+            assert!(says_throttled(&text.to_lowercase()), "{text}");
+        }
+    }
+
+    #[test]
+    fn requests_named_then_said_too_many_later_in_the_sentence_is_a_throttle() {
+        for text in [
+            "Àwọn ìbéèrè ti pọ̀ jù. Jọ̀wọ́ dúró díẹ̀.",
+            "Ìbéèrè rẹ ti pọ̀ jù",
+            "རེ་ཞུ་མང་དྲགས་འདུག",
+            "تەلەپ بەك كۆپ",
+            "Daxwazên pir zêde",
+            "Fangatahana be loatra",
+            "Codsiyo aad u badan",
+        ] {
+            assert!(says_throttled(&text.to_lowercase()), "{text}");
+        }
+        for text in [
+            // The requests received, or "too many" in another sentence, say no throttle.
+            "Àwọn ìbéèrè rẹ ti gba",
+            "Ìbéèrè rẹ ti gba. Àwọn ohun tí a fi ránṣẹ́ pọ̀ jù",
+            "Daxwaza te hat wergirtin",
+        ] {
+            assert!(!says_throttled(&text.to_lowercase()), "{text}");
+        }
+    }
+
+    #[test]
+    fn throttles_said_in_nineteen_more_languages() {
+        for text in [
+            "Бик күп сораулар",
+            "Gaty köp haýyş",
+            "Занадта шмат запытаў",
+            "Te veel versoeke",
+            "Ze vill Ufroen",
+            "Tro da petoj",
+            "Wisq talbiet",
+            "Te folle oanfragen",
+            "تمام گهڻيون درخواستون",
+            "ବହୁତ ଅଧିକ ଅନୁରୋଧ",
+            "অত্যধিক অনুৰোধ",
+            "Izicelo ezininzi kakhulu",
+            "Kakehan panjaluk",
+            "Loba teuing pamundut",
+            "He nui rawa ngā tono",
+            "Twòp demann",
+            "Daghan kaayo nga hangyo",
+            "Ua tele naua talosaga",
+            "Həddindən artıq sorğu",
         ] {
             assert!(says_throttled(&text.to_lowercase()), "{text}");
         }
