@@ -142,7 +142,7 @@ pub(super) const AFTER_AN_INSTANT: [&str; 4] = [
 
 /// Words that tell the caller to wait, followed by the amount (the English `wait`,
 /// `try again in`); each entry commented with its language.
-pub(super) const TOLD: [&str; 81] = [
+pub(super) const TOLD: [&str; 97] = [
     " aguarde ",                     // Portuguese, Spanish
     " aguardar ",                    // Portuguese ("é preciso aguardar 1 hora")
     " aguardado ",                   // Portuguese ("deve ser aguardado 1 hora")
@@ -224,6 +224,22 @@ pub(super) const TOLD: [&str; 81] = [
     " itxaron ",                     // Basque: wait
     " agarde ",                      // Galician: wait
     " esperi ",                      // Catalan: wait
+    " wag ",                         // Afrikaans: wait
+    " wag asseblief ",               // Afrikaans: wait, please ("wag asseblief 30 sekondes")
+    " waart ",                       // Luxembourgish: wait
+    " wachtsje ",                    // Frisian: wait
+    " atendu ",                      // Esperanto: wait
+    " stenna ",                      // Maltese: wait
+    " пачакайце ",                   // Belarusian: wait
+    " սպասեք ",                      // Armenian: wait
+    " sug ",                         // Somali: wait
+    " andraso ",                     // Malagasy: wait
+    " linda ",                       // Xhosa: wait
+    " enteni ",                      // Javanese: wait
+    " antosan ",                     // Sundanese: wait
+    " tatari ",                      // Maori: wait
+    " tann ",                        // Haitian Creole: wait
+    " paghulat og ",                 // Cebuano: wait for
 ];
 
 /// Words put behind an amount of time to make it a time to come (Turkish `sonra`,
@@ -290,7 +306,7 @@ const AFTER_THE_AMOUNT: [&str; 54] = [
 /// te wachten" and "over 5 minuten opnieuw proberen", Turkish "60 saniye bekleyin",
 /// Persian "60 ثانیه صبر کنید", Hindi "30 सेकंड प्रतीक्षा करें"; each entry commented with
 /// its language.
-pub(super) const TOLD_BEHIND: [&str; 12] = [
+pub(super) const TOLD_BEHIND: [&str; 18] = [
     " warten",         // German
     " wachten",        // Dutch
     " te wachten",     // Dutch
@@ -303,6 +319,12 @@ pub(super) const TOLD_BEHIND: [&str; 12] = [
     " күтіңіз",        // Kazakh: wait
     " күтүңүз",        // Kyrgyz: wait
     " интизор",        // Tajik: wait ("30 сония интизор шавед")
+    " gözləyin",       // Azerbaijani: wait ("30 saniyə gözləyin")
+    " хүлээнэ үү",     // Mongolian: please wait
+    " көтегез",        // Tatar: wait
+    " garaşyň",        // Turkmen: wait
+    " kuting",         // Uzbek: wait
+    " кутинг",         // Uzbek, in Cyrillic: wait
 ];
 
 /// The longest time to come the lowered text states with the word for "after" behind
@@ -968,6 +990,11 @@ mod tests {
             ("Probeer asseblief weer binne 20 sekondes", Some(s(20))),
             ("Probeer weer oor 2 minute.", Some(s(120))),
             ("Probearje it oer 2 minuten opnij.", Some(s(120))),
+            ("Wag asseblief 30 sekondes.", Some(s(30))),
+            ("Atendu 30 sekundojn.", Some(s(30))),
+            ("Пачакайце 30 секунд.", Some(s(30))),
+            ("30 saniyə gözləyin.", Some(s(30))),
+            ("30 секунд хүлээнэ үү.", Some(s(30))),
             (
                 "Probéiert w.e.g. nach eng Kéier an 20 Sekonnen.",
                 Some(s(20)),
