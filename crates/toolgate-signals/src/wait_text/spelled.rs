@@ -199,6 +199,13 @@ mod tests {
             ("Inténtelo de nuevo en un minuto.", Some(s(60))),
             ("Espere media hora.", Some(s(1800))),
             ("Espere una hora y media.", Some(s(5400))),
+            ("Réessayez dans une heure et demie.", Some(s(5400))),
+            ("Tente novamente em uma hora e meia.", Some(s(5400))),
+            (
+                "Bitte in anderthalb Stunden erneut versuchen.",
+                Some(s(5400)),
+            ),
+            ("Повторите через полтора часа.", Some(s(5400))),
             ("Réessayez dans une demi-heure.", Some(s(1800))),
             (
                 "Bitte versuchen Sie es in einer halben Stunde erneut.",
