@@ -23,7 +23,11 @@
 //! An hour of the clock in another language ("om 9 uur", "après 14h30") is no amount of
 //! time ([`clock`]), and digits of other scripts ("۳۰", "৩০", "３０") are read as ASCII
 //! ones.
-//! Words without a number ("wait a few minutes") give nothing. Only the first
+//! A time of day with its zone may stand before a word for "after" instead ("16:00
+//! UTC'den sonra", "16:00 CET után"), its case ending after an apostrophe taken off.
+//! A small count written in words is an amount ("in a minute", "half an hour",
+//! "через полчаса": [`spelled`]); words that name no count ("wait a few minutes") give
+//! nothing. Only the first
 //! [`MAX_TEXT`] characters are read, and the caller uses the result only on a reply that
 //! says it is throttled, so a number in an ordinary message is never taken as a wait.
 

@@ -22,8 +22,11 @@
 //! 30 කින්") do; Amharic, Kazakh, Kyrgyz, Punjabi and Basque put their "in" or "after"
 //! behind the unit ("በ30 ሰከንድ ውስጥ", "30 секундтан соң", "30 segundo barru"), and Yoruba
 //! writes a second in two words ("ìsẹ́jú-ààyá"). Units that take case endings (Tamil,
-//! Telugu, Kannada, Malayalam, Khmer, Burmese, Finnish, Hungarian, Turkish) are read by
-//! their stems ([`super::stems`]).
+//! Telugu, Kannada, Malayalam, Khmer, Burmese, Finnish, Hungarian, Turkish, Kurmanji,
+//! Turkmen, Nepali, Odia, Assamese) are read by their stems ([`super::stems`]). Tibetan
+//! puts its unit first and "after" behind the number ("སྐར་ཆ་ ༣༠ རྗེས་སུ"), and Laravel's
+//! Pashto translation sets its number apart from a unit of two words, "please" and
+//! "of" between ("20 لطفا د دویمې برخې وروسته"), read past those words alone.
 //!
 //! Source of the first: <https://ajuda.omie.com.br/pt-BR/articles/8001888-tratando-os-erros-de-api>
 //! ("Requisições redundantes liberadas a cada 60 segundos"). The triggers are matched
