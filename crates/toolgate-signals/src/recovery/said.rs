@@ -1039,14 +1039,39 @@ fn refused_by_what_was_asked(w: &Words<'_>) -> bool {
         || w.phrase(&["not", "permitted"])
         || w.phrase(&["not", "possible"])
         || w.phrase(&["no", "longer"]);
-    let in_a_state = w.any_of(&REACHED_STATES) || w.any_of(&["state", "status"]);
+    // A state named as one: "not in AUTHORISED state", "the wallet status is CANCELED",
+    // "not allowed in the current state". A status alone ("cannot change the status") is
+    // what the request would change, not why it is refused.
+    let in_a_state = w.any_of(&REACHED_STATES)
+        || w.phrase(&["status", "is"])
+        || w.phrase(&["current", "state"])
+        || w.phrase(&["current", "status"])
+        || (w.has("state") && w.has("in"));
     let already = w.has("already");
     // "Cannot delete a virtual machine that is powered on": an action refused for a
-    // reason the text gives about the thing acted on.
+    // reason the text gives about the thing acted on, unless the reason is the server's
+    // own ("because the database is unavailable").
     let for_a_reason = w.any_of(&ACTIONS)
-        && w.any_of(&["that", "which", "because", "since", "while", "once", "as"]);
-    (refused && (in_a_state || already || for_a_reason)) || (already && in_a_state)
+        && w.any_of(&["that", "which", "because", "since", "while", "once", "as"])
+        && !w.any_of(&NOT_THE_REQUEST)
+        && !w.any_of(&SERVERS_OWN);
+    let the_servers = w.any_of(&SERVERS_OWN);
+    (refused && !the_servers && (in_a_state || already || for_a_reason)) || (already && in_a_state)
 }
+
+/// What a refusal blames when the server, not the record, is in the way.
+const SERVERS_OWN: [&str; 10] = [
+    "server",
+    "internal",
+    "backend",
+    "upstream",
+    "database",
+    "unavailable",
+    "timeout",
+    "connection",
+    "network",
+    "error",
+];
 
 /// What a refusal names when it is about what the caller may do, not about what it
 /// asked: "You do not have permission", "missing role", "insufficient scope", "no

@@ -43,6 +43,22 @@ fn a_403_that_names_a_grant_or_a_credential_or_says_only_invalid_stays_with_the_
     ] {
         assert_ne!(under_403(body), Some(Recovery::Request), "{body}");
     }
+    // A status the request would change is no state that refuses it.
+    assert_ne!(
+        under_403(r#"{"message":"You cannot change the status of this ticket."}"#),
+        Some(Recovery::Request)
+    );
+    // A refusal that blames the server is not a state of the record, whatever status.
+    for body in [
+        r#"{"message":"Unable to update the record because the database is unavailable."}"#,
+        r#"{"message":"Cannot cancel the order: internal server error."}"#,
+    ] {
+        assert_ne!(
+            read_refusal(500, body.as_bytes()),
+            Some(Recovery::Request),
+            "{body}"
+        );
+    }
     // The same words under a 400 or a 404 stay the request's.
     assert_eq!(
         read_refusal(404, br#"{"message":"Project not found"}"#),
