@@ -38,7 +38,9 @@ pub enum ErrorClass {
     ContractDrift,
     /// The request itself was refused (400/404/422 …): the arguments need fixing.
     ClientError,
-    /// 401, or 403 without rate-limit signals: credentials are wrong or revoked.
+    /// 401, or 403 without rate-limit signals: credentials are wrong or revoked, or short
+    /// of a permission, role or scope. A 403 whose words say what was asked is refused by
+    /// the state of what it names or by a business rule is a [`ErrorClass::ClientError`].
     Auth,
     /// 410, or 404 after a known Sunset: the operation no longer exists.
     Gone,

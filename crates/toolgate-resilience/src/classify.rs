@@ -115,21 +115,25 @@ pub enum BodyCheck {
 ///    429 or a throttle's words included: a month's allowance or a spent balance does
 ///    not come back in the seconds a retry waits. So is a 402 that says nothing else
 ///    (Payment Required; a card's refusal says so and stays a client error).
-/// 9. Credentials refused in any other 4xx (S3's 400 `ExpiredToken`) are
-///    [`ErrorClass::Auth`], and so is 407 Proxy Authentication Required by its status:
-///    a proxy in front of the upstream wants credentials of its own.
-/// 10. A passing state in a 4xx other than 401, 403, 404, 407 and 410 (an operation in
+/// 9. A 403 that says the request is wrong ([`Said::Request`]: what was asked is refused by
+///    the state of what it names or by a business rule) is [`ErrorClass::ClientError`];
+///    a 403 that says nothing, or names a permission, role or scope the credentials
+///    lack, stays [`ErrorClass::Auth`].
+/// 10. Credentials refused in any other 4xx (S3's 400 `ExpiredToken`) are
+///     [`ErrorClass::Auth`], and so is 407 Proxy Authentication Required by its status:
+///     a proxy in front of the upstream wants credentials of its own.
+/// 11. A passing state in a 4xx other than 401, 403, 404, 407 and 410 (an operation in
 ///     progress, a lock, gRPC `ABORTED`), and 423 Locked and 425 Too Early by their
 ///     status, are [`ErrorClass::ServerError`]: retried with backoff when the tool is
 ///     idempotent, as a 503 is.
-/// 11. A 4xx other than 401 and 407 whose body says the upstream no longer does what
+/// 12. A 4xx other than 401 and 407 whose body says the upstream no longer does what
 ///     was called (an endpoint sunset, an API version retired) is [`ErrorClass::Gone`],
 ///     as a 410 is, unless it names a wait; one whose body says the upstream does not
 ///     have the method or command called ("Method not found", a JSON-RPC -32601 sent
 ///     with a 404, "no such command", "not implemented") is
 ///     [`ErrorClass::ContractDrift`], as a 501 is: no successor replaces what was never
 ///     there, and only the tool's owner can change what it calls.
-/// 12. A 5xx whose body says the request is wrong (gRPC `INVALID_ARGUMENT`, a SOAP
+/// 13. A 5xx whose body says the request is wrong (gRPC `INVALID_ARGUMENT`, a SOAP
 ///     `Client` fault) is [`ErrorClass::ClientError`]; one whose body says the
 ///     credentials were refused (a SOAP fault sent as a 500 for a failed login), with
 ///     no wait named, is [`ErrorClass::Auth`]; 501 Not Implemented, 505 and a body saying the
@@ -182,6 +186,11 @@ pub fn classify(attempt: &Attempt) -> Option<ErrorClass> {
             ErrorClass::RateLimited
         }
         400..=499 if said == Said::Credentials && !matches!(status, 404 | 410) => ErrorClass::Auth,
+        // A 403 whose words say the request is wrong (the signals reader says so under a
+        // 403 only when the state of what it names or a business rule refuses it: "Cannot
+        // delete a paid invoice", "Order already shipped") is the request's: other
+        // credentials would be refused the same, another request passes.
+        403 if said == Said::Request => ErrorClass::ClientError,
         // A 4xx whose words say the called endpoint or API version reached its end
         // ("This endpoint has been sunset") is a retirement told without a 410: no
         // change to the call's arguments helps, only a move to what replaced it.

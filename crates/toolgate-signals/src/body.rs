@@ -143,7 +143,7 @@ pub fn read(status: u16, body: &[u8], now: DateTime<Utc>) -> BodySignals {
 fn read_prefix(status: u16, body: &[u8], now: DateTime<Utc>) -> BodySignals {
     let prefix = &body[..body.len().min(MAX_BODY_PREFIX)];
     let mut out = BodySignals {
-        recovery: crate::recovery::read(prefix),
+        recovery: crate::recovery::read_refusal(status, prefix),
         ..BodySignals::default()
     };
     // Waits, throttle words and deprecation dates in any field, at any depth. A field

@@ -306,6 +306,13 @@ pub(crate) fn code_status(code: &str) -> Option<u16> {
     if name.ends_with("throughputexceeded") {
         return Some(429);
     }
+    // A query measured against a limit of its own size, in any wording of the code
+    // (gqlgen's `COMPLEXITY_LIMIT_EXCEEDED`, `QUERY_DEPTH_LIMIT_EXCEEDED`): the query
+    // must be made smaller. A budget of complexity spent over a window is a throttle's,
+    // named otherwise.
+    if (name.contains("complexity") || name.contains("depth")) && name.ends_with("exceeded") {
+        return Some(400);
+    }
     if name.ends_with("notauthenticated") {
         return Some(401);
     }

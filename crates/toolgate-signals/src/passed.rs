@@ -62,7 +62,9 @@ const BUDGET: [&str; 3] = ["credits", "quota", "units"];
 /// What else a limit is put on (a size, an input, money, storage, a plan's seats: none
 /// comes back by waiting), and the words of a rule an input breaks ("limit must be over
 /// 0").
-const OTHER_LIMITS: [&str; 30] = [
+const OTHER_LIMITS: [&str; 32] = [
+    "complexity",
+    "depth",
     "size",
     "length",
     "long",

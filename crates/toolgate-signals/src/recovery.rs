@@ -95,9 +95,21 @@ const MESSAGE_KEYS: [&str; 12] = [
 ];
 
 /// What the first bytes of a failed reply's body say would fix it; `None` when they say
-/// nothing this module reads.
+/// nothing this module reads, whatever the reply's status.
+#[cfg(test)]
 #[must_use]
 pub(crate) fn read(prefix: &[u8]) -> Option<Recovery> {
+    read_refusal(0, prefix)
+}
+
+/// What the first bytes of a failed reply of `status` say would fix it. A 403 refuses
+/// the caller: only words that say what
+/// was asked is refused by the state of what it names or by a business rule make it the
+/// request's ("Cannot delete a paid invoice"); what else would read as the request's
+/// under another status (an input called invalid, a thing not found) is left to the 403,
+/// since what the caller may not see or do reads the same way.
+#[must_use]
+pub(crate) fn read_refusal(status: u16, prefix: &[u8]) -> Option<Recovery> {
     let mut found = Found::default();
     match serde_json::from_slice::<Value>(prefix) {
         Ok(v) => {
@@ -121,7 +133,7 @@ pub(crate) fn read(prefix: &[u8]) -> Option<Recovery> {
         return Some(Recovery::Credentials);
     }
     found.reason.or_else(|| {
-        let said = said::decide(&found.texts, found.grpc.or(found.soap));
+        let said = said::decide(&found.texts, found.grpc.or(found.soap), status == 403);
         // A body that says in a member of its own that the call may be retried (Increase's
         // `"retryable": true`) is a passing state, whatever else its words say of the
         // request; an account or credentials it names are still theirs to mend.
@@ -193,6 +205,9 @@ fn visit(v: &Value, key: Option<&str>, depth: usize, nodes: &mut usize, out: &mu
             }
             if let Some(text) = coded_text(map) {
                 out.text(text);
+            }
+            if let Some(text) = message_about_a_field(map) {
+                out.text(&text);
             }
             let detail = named_failure_detail(map);
             if let Some(text) = detail {
@@ -302,6 +317,27 @@ fn coded_text(map: &serde_json::Map<String, Value>) -> Option<&str> {
         return None;
     }
     map.get("text")?.as_str()
+}
+
+/// An error's message read with the name of the input it is about: `{"Code": "Invalid",
+/// "Message": "Invalid unique identifier.", "PropertyName": "API Key"}` says the key was
+/// refused, though its message names no key. The name comes under a member that names
+/// the input at fault (`field`, `param`, `parameter`, `propertyName`, `property`); the
+/// message as it is is read too.
+fn message_about_a_field(map: &serde_json::Map<String, Value>) -> Option<String> {
+    const FIELD_NAMES: [&str; 5] = ["field", "param", "parameter", "propertyname", "property"];
+    let field = map.iter().find_map(|(k, v)| {
+        FIELD_NAMES
+            .contains(&crate::walk::normalise(k).as_str())
+            .then(|| v.as_str())
+            .flatten()
+    })?;
+    let message = map.iter().find_map(|(k, v)| {
+        (crate::walk::normalise(k) == "message")
+            .then(|| v.as_str())
+            .flatten()
+    })?;
+    (!field.trim().is_empty()).then(|| format!("{message} ({field})"))
 }
 
 /// The detail of a JSON-RPC error whose message is only the name the specification gives

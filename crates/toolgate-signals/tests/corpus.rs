@@ -40,9 +40,9 @@ use toolgate_signals::{
 };
 
 /// Cases read right, out of every case; raised as the readers improve.
-const FLOOR: usize = 3391;
+const FLOOR: usize = 3515;
 
-const FILES: [(&str, &str); 52] = [
+const FILES: [(&str, &str); 53] = [
     (
         "ratelimit_headers",
         include_str!("corpus/ratelimit_headers.json"),
@@ -96,6 +96,7 @@ const FILES: [(&str, &str); 52] = [
     ("recovery11", include_str!("corpus/recovery11.json")),
     ("recovery12", include_str!("corpus/recovery12.json")),
     ("recovery13", include_str!("corpus/recovery13.json")),
+    ("recovery14", include_str!("corpus/recovery14.json")),
     ("languages", include_str!("corpus/languages.json")),
     ("languages2", include_str!("corpus/languages2.json")),
     ("languages3", include_str!("corpus/languages3.json")),

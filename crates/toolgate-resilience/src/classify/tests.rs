@@ -439,3 +439,27 @@ fn a_method_the_upstream_lacks_told_by_a_4xx_is_drift_not_a_retirement() {
         );
     }
 }
+
+/// A 403 whose words say the request is wrong — what was asked refused by the state of
+/// what it names or by a business rule ("Cannot delete a paid invoice") — is the
+/// request's: other credentials would be refused the same. A 403 that says nothing, or
+/// names a permission the credentials lack, stays theirs, and a wait it names still wins.
+#[test]
+fn a_403_that_says_what_was_asked_is_refused_is_a_client_error() {
+    assert_eq!(
+        classify(&saying(403, false, None, Said::Request)),
+        Some(ClientError)
+    );
+    assert_eq!(
+        classify(&saying(403, false, None, Said::Nothing)),
+        Some(Auth)
+    );
+    assert_eq!(
+        classify(&saying(403, false, None, Said::Credentials)),
+        Some(Auth)
+    );
+    assert_eq!(
+        classify(&saying(403, false, Some(20), Said::Request)),
+        Some(RateLimited)
+    );
+}

@@ -1130,3 +1130,14 @@ fn a_numbered_status_beside_a_throttle_written_as_one_identifier_is_a_throttle()
         );
     }
 }
+
+#[test]
+fn a_query_over_a_limit_of_its_own_complexity_or_depth_is_no_throttle() {
+    let now = Utc.timestamp_opt(1_700_000_000, 0).unwrap();
+    for body in [
+        r#"{"data":null,"errors":[{"message":"operation has complexity 512, which exceeds the limit of 200","extensions":{"code":"COMPLEXITY_LIMIT_EXCEEDED"}}]}"#,
+        r#"{"errors":[{"message":"query depth 14 exceeds the maximum depth of 10","extensions":{"code":"DEPTH_LIMIT_EXCEEDED"}}]}"#,
+    ] {
+        assert!(!read(200, body.as_bytes(), now).rate_limited, "{body}");
+    }
+}

@@ -312,3 +312,13 @@ fn a_data_sources_code_is_read_by_its_own_part() {
         assert_eq!(failed(body), Some(status), "{body}");
     }
 }
+
+#[test]
+fn a_code_saying_the_query_passed_a_limit_of_its_own_size_stands_for_a_400() {
+    for code in ["COMPLEXITY_LIMIT_EXCEEDED", "QUERY_DEPTH_LIMIT_EXCEEDED"] {
+        let body = format!(
+            r#"{{"data":null,"errors":[{{"message":"operation has complexity 512, which exceeds the limit of 200","extensions":{{"code":"{code}"}}}}]}}"#
+        );
+        assert_eq!(failed(&body), Some(400), "{code}");
+    }
+}

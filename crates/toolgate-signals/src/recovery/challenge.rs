@@ -48,7 +48,7 @@ pub(crate) fn read(headers: &Headers<'_>) -> Challenge {
         let Some(error) = params.iter().find(|(k, _)| k.eq_ignore_ascii_case("error")) else {
             continue;
         };
-        let said = super::said::decide(std::slice::from_ref(&error.1), None);
+        let said = super::said::decide(std::slice::from_ref(&error.1), None, false);
         if out.recovery.is_none() {
             out.recovery = said;
         }

@@ -139,7 +139,7 @@ const NOT_CREDENTIALS: [&str; 6] = [
 ];
 /// Where a parser tells a token it could not read: "Unexpected token < in JSON at
 /// position 0", "invalid token at line 1 column 5" are about the syntax of a body.
-const SYNTAX: [&str; 13] = [
+const SYNTA: [&str; 13] = [
     "json",
     "xml",
     "yaml",
@@ -188,9 +188,19 @@ const INPUTS: [&str; 13] = [
 
 /// What `texts` (a body's codes and messages) and the gRPC status it names say would
 /// fix the failure. An account's words come first (a spent month is told as such even
-/// under `RESOURCE_EXHAUSTED`), then a credential's, then gRPC's status, then a passing
+/// under `RESOURCE_EHAUSTED`), then a credential's, then gRPC's status, then a passing
 /// state's words, then the method's or the request's.
-pub(super) fn decide(texts: &[String], grpc: Option<Recovery>) -> Option<Recovery> {
+///
+/// `forbidden` says the reply's status refused the caller (a 403): there, words that say
+/// the request is wrong count only when they say what was asked is refused by the state
+/// of what it names or by a business rule ([`refused_by_what_was_asked`]); an input
+/// called invalid or a thing not found under a 403 is as often what the caller may not
+/// see, and stays with the status.
+pub(super) fn decide(
+    texts: &[String],
+    grpc: Option<Recovery>,
+    forbidden: bool,
+) -> Option<Recovery> {
     let read: Vec<(Vec<String>, &str)> = texts.iter().map(|t| (words(t), t.as_str())).collect();
     let any = |rule: fn(&Words<'_>) -> bool| read.iter().any(|(w, t)| rule(&Words { w, text: t }));
     // A message in another language is read by its own tables (`recovery/languages.rs`);
@@ -202,7 +212,15 @@ pub(super) fn decide(texts: &[String], grpc: Option<Recovery>) -> Option<Recover
     let in_other_language = |said: Recovery| {
         other.contains(&Some(said)) || texts.iter().any(|t| super::cjk::read(t) == Some(said))
     };
-    if any(account) || in_other_language(Recovery::Account) {
+    // A code naming an account's state (`ACCOUNT_FROZEN`) beside words that say whose
+    // account it is ("the destination account is frozen") is about that account, the
+    // request's, not the caller's.
+    let anothers = any(anothers_account);
+    let callers_account = read.iter().any(|(w, t)| {
+        let w = Words { w, text: t };
+        account(&w) && !(anothers && w.near(&HOLDERS, &STATES, 5))
+    });
+    if callers_account || in_other_language(Recovery::Account) {
         return Some(Recovery::Account);
     }
     if any(credentials) || in_other_language(Recovery::Credentials) {
@@ -229,6 +247,12 @@ pub(super) fn decide(texts: &[String], grpc: Option<Recovery>) -> Option<Recover
     }
     if any(unsupported) {
         return Some(Recovery::Unsupported);
+    }
+    if any(refused_by_what_was_asked) {
+        return Some(Recovery::Request);
+    }
+    if forbidden {
+        return None;
     }
     let request_in_other_language = || {
         read.iter()
@@ -661,6 +685,18 @@ fn credentials(w: &Words<'_>) -> bool {
         || w.phrase(&["login", "again"])
         || w.phrase(&["sign", "in", "again"])
         || privileges_required(w)
+        || session_key_refused(w)
+        || authorization_failed(w)
+}
+
+/// An authorisation that failed, in so many words: "Authorization failing!",
+/// `TicketGet.AuthFail`, "auth failure". A payment's authorisation is the card issuer's.
+fn authorization_failed(w: &Words<'_>) -> bool {
+    w.near(
+        &["auth", "authorization", "authorisation"],
+        &["fail", "failed", "failing", "failure"],
+        2,
+    ) && !w.any_of(&PAYMENTS)
 }
 
 /// A sign-in refused: "Sign-in information is incorrect", "Invalid login", "Logon
@@ -724,6 +760,44 @@ const BUSINESS_SESSIONS: [&str; 8] = [
     "training",
 ];
 
+/// A session's key under the name a product gives it — Kaltura's "KS", a CAS or
+/// Alfresco "ticket", a "sid" — refused: "Invalid KS", "bad sid", "The ticket has
+/// expired", "SID not found". A record's identifier named the same way is data: a
+/// "ticket id", a "Call SID", "Ticket 99213 not found" (a helpdesk's ticket).
+fn session_key_refused(w: &Words<'_>) -> bool {
+    const KEYS: [&str; 4] = ["ks", "sid", "ticket", "sessid"];
+    /// What may stand before the key when it is the caller's: a refusal, an article, or
+    /// what the session is for.
+    const BEFORE: [&str; 7] = ["the", "your", "a", "session", "login", "auth", "service"];
+    /// What after the key makes it a record's field.
+    const FIELD: [&str; 6] = ["id", "ids", "number", "status", "type", "field"];
+    (0..w.w.len()).any(|i| {
+        let key = w.w[i].as_str();
+        if !KEYS.contains(&key) {
+            return false;
+        }
+        let before = i.checked_sub(1).map(|j| w.w[j].as_str());
+        if before.is_some_and(|b| !REFUSED.contains(&b) && !BEFORE.contains(&b)) {
+            return false;
+        }
+        if w.w.get(i + 1).is_some_and(|a| FIELD.contains(&a.as_str())) {
+            return false;
+        }
+        // Refused right beside it ("Invalid KS", "KS expired", "The ticket has expired"),
+        // not somewhere in a sentence about a record's fields ("TicketCreate: invalid
+        // parameter").
+        let after = w.w[i + 1..]
+            .iter()
+            .map(String::as_str)
+            .find(|x| !["is", "has", "was", "been", "are", "have"].contains(x));
+        let refused = before.is_some_and(|b| REFUSED.contains(&b))
+            || after.is_some_and(|a| REFUSED.contains(&a));
+        // A ticket that is "not found" is as often a helpdesk's record; a sid or a KS is
+        // only ever a session's.
+        refused || (key != "ticket" && says_missing(w))
+    })
+}
+
 /// A privilege or permission the caller lacks: "TICKET_VIEW privileges are required to
 /// perform this operation", "You don't have the required permissions". A rule a field
 /// must keep ("permissions must be an array") is an input's.
@@ -744,7 +818,7 @@ fn says_missing(w: &Words<'_>) -> bool {
         || w.phrase(&["no", "such"])
 }
 
-/// Access refused in so many words: "Access Denied" (an XML-RPC fault for a wrong key),
+/// Access refused in so many words: "Access Denied" (an ML-RPC fault for a wrong key),
 /// "Sender not Authorized" (a SOAP subcode), "You must log in before using this". A
 /// payment that was "not authorized" is the card issuer's refusal, not the caller's, and
 /// an object that "does not exist or not authorized" (Snowflake's wording) is as likely
@@ -767,7 +841,7 @@ const PAYMENTS: [&str; 6] = ["card", "payment", "transaction", "issuer", "charge
 /// the token is ("JWT", "access token", "JSON Web Token").
 fn parser_token(w: &Words<'_>) -> bool {
     w.any_of(&["token", "tokens"])
-        && (w.any_of(&SYNTAX) || w.phrase(&["unexpected", "token"]))
+        && (w.any_of(&SYNTA) || w.phrase(&["unexpected", "token"]))
         && !w.any_of(&CREDENTIAL_KINDS)
 }
 
@@ -901,6 +975,10 @@ fn stale_version(w: &Words<'_>) -> bool {
 fn unsupported(w: &Words<'_>) -> bool {
     w.phrase(&["not", "implemented"])
         || w.has("unimplemented")
+        // An RPC server's own word for a method it does not route (Twirp's `bad_route`,
+        // "no handler for path …").
+        || w.phrase(&["bad", "route"])
+        || w.phrase(&["no", "handler"])
         || (names_an_operation(w)
             && (says_missing(w)
                 || w.any_of(&["unknown", "unrecognized", "unrecognised"])
@@ -941,6 +1019,142 @@ const OPERATIONS: [&str; 6] = [
     "commands",
     "procedure",
     "procedures",
+];
+
+/// What was asked, refused by the state of what it names or by a rule of the business:
+/// "Cannot delete an invoice that has payments applied", "Booked invoices cannot be
+/// deleted", "Order cannot be canceled because it has already been shipped", "Payout is
+/// not allowed: the wallet status is CANCELED", "order already shipped". Another request
+/// (another record, or the same one once its state allows it) passes; other credentials
+/// do not change it. A refusal that speaks of a grant — a permission, a role, a scope, a
+/// key or a token — is about what the caller may do, and stays the credentials'.
+fn refused_by_what_was_asked(w: &Words<'_>) -> bool {
+    if w.any_of(&GRANTS) || w.any_of(&CREDENTIALS) || w.has("key") {
+        return false;
+    }
+    let refused = w.any_of(&["cannot", "unable"])
+        || w.phrase(&["can", "t"])
+        || w.phrase(&["can", "not"])
+        || w.phrase(&["not", "allowed"])
+        || w.phrase(&["not", "permitted"])
+        || w.phrase(&["not", "possible"])
+        || w.phrase(&["no", "longer"]);
+    // A state named as one: "not in AUTHORISED state", "the wallet status is CANCELED",
+    // "not allowed in the current state". A status alone ("cannot change the status") is
+    // what the request would change, not why it is refused.
+    let in_a_state = w.any_of(&REACHED_STATES)
+        || w.phrase(&["status", "is"])
+        || w.phrase(&["current", "state"])
+        || w.phrase(&["current", "status"])
+        || (w.has("state") && w.has("in"));
+    let already = w.has("already");
+    // "Cannot delete a virtual machine that is powered on": an action refused for a
+    // reason the text gives about the thing acted on, unless the reason is the server's
+    // own ("because the database is unavailable").
+    let for_a_reason = w.any_of(&ACTIONS)
+        && w.any_of(&["that", "which", "because", "since", "while", "once", "as"])
+        && !w.any_of(&NOT_THE_REQUEST)
+        && !w.any_of(&SERVERS_OWN);
+    let the_servers = w.any_of(&SERVERS_OWN);
+    (refused && !the_servers && (in_a_state || already || for_a_reason)) || (already && in_a_state)
+}
+
+/// What a refusal blames when the server, not the record, is in the way.
+const SERVERS_OWN: [&str; 10] = [
+    "server",
+    "internal",
+    "backend",
+    "upstream",
+    "database",
+    "unavailable",
+    "timeout",
+    "connection",
+    "network",
+    "error",
+];
+
+/// What a refusal names when it is about what the caller may do, not about what it
+/// asked: "You do not have permission", "missing role", "insufficient scope", "no
+/// entitlement", a consent the user gave and withdrew.
+const GRANTS: [&str; 12] = [
+    "permission",
+    "permissions",
+    "privilege",
+    "privileges",
+    "role",
+    "roles",
+    "scope",
+    "scopes",
+    "consent",
+    "entitlement",
+    "entitlements",
+    "access",
+];
+
+/// The states a business record reaches and stays in, which close it to some actions:
+/// an invoice paid or voided, an order shipped, a journal entry posted, a contract
+/// terminated, a job archived.
+const REACHED_STATES: [&str; 32] = [
+    "shipped",
+    "paid",
+    "cancelled",
+    "canceled",
+    "submitted",
+    "fulfilled",
+    "completed",
+    "closed",
+    "voided",
+    "posted",
+    "booked",
+    "finalized",
+    "finalised",
+    "settled",
+    "captured",
+    "refunded",
+    "delivered",
+    "dispatched",
+    "transmitted",
+    "purchased",
+    "announced",
+    "archived",
+    "approved",
+    "published",
+    "ordered",
+    "terminated",
+    "invoiced",
+    "reconciled",
+    "issued",
+    "confirmed",
+    "signed",
+    "redeemed",
+];
+
+/// What is done to a record, refused for a reason.
+const ACTIONS: [&str; 24] = [
+    "delete",
+    "deleted",
+    "cancel",
+    "cancelled",
+    "canceled",
+    "modify",
+    "modified",
+    "edit",
+    "edited",
+    "update",
+    "updated",
+    "change",
+    "changed",
+    "void",
+    "refund",
+    "capture",
+    "remove",
+    "removed",
+    "amend",
+    "amended",
+    "add",
+    "added",
+    "submit",
+    "reopen",
 ];
 
 /// The request itself is wrong: an invalid input, a failed validation, a card declined.
@@ -1064,7 +1278,7 @@ fn duplicate(w: &Words<'_>) -> bool {
         ])
 }
 
-/// An input that could not be decoded: "TX decode failed", "failed to parse request
+/// An input that could not be decoded: "T decode failed", "failed to parse request
 /// body". A reply from further upstream that could not be parsed is not the request's.
 fn undecodable(w: &Words<'_>) -> bool {
     w.near(
@@ -1077,7 +1291,7 @@ fn undecodable(w: &Words<'_>) -> bool {
 /// A gRPC status name in any spelling (`FAILED_PRECONDITION`, Connect's
 /// `failed_precondition`, `FailedPrecondition`), by gRPC's retry guidance; `None` for
 /// any other code and for the statuses whose fix the status does not say
-/// (`RESOURCE_EXHAUSTED` is a throttle, read as one elsewhere; `INTERNAL`, `UNKNOWN`).
+/// (`RESOURCE_EHAUSTED` is a throttle, read as one elsewhere; `INTERNAL`, `UNKNOWN`).
 pub(super) fn grpc_name(code: &str) -> Option<Recovery> {
     if code.len() > 24 {
         return None;
@@ -1116,8 +1330,8 @@ pub(crate) fn grpc_number(code: u64) -> Option<Recovery> {
 /// whatever status it comes under (a `FAILED_PRECONDITION` or `INVALID_ARGUMENT` is not
 /// the arguments' fault) and whatever its message's words say of the organisation. A
 /// resource created where the billing account's tax location forbids
-/// (`LOCATION_TAX_POLICY_VIOLATED`) is the request's: another location passes. A quota's
-/// reasons (`RATE_LIMIT_EXCEEDED`, `RESOURCE_QUOTA_EXCEEDED`) are left to the throttle
+/// (`LOCATION_TA_POLICY_VIOLATED`) is the request's: another location passes. A quota's
+/// reasons (`RATE_LIMIT_ECEEDED`, `RESOURCE_QUOTA_ECEEDED`) are left to the throttle
 /// readers, and any other reason to the words of the reply.
 pub(super) fn error_reason(reason: &str) -> Option<Recovery> {
     if reason.starts_with("ORG_RESTRICTION_") {
@@ -1135,7 +1349,7 @@ pub(super) fn error_reason(reason: &str) -> Option<Recovery> {
         | "API_KEY_IP_ADDRESS_BLOCKED"
         | "API_KEY_ANDROID_APP_BLOCKED"
         | "API_KEY_IOS_APP_BLOCKED"
-        | "ACCESS_TOKEN_EXPIRED"
+        | "ACCESS_TOKEN_EPIRED"
         | "ACCESS_TOKEN_SCOPE_INSUFFICIENT"
         | "ACCESS_TOKEN_TYPE_UNSUPPORTED"
         | "CREDENTIALS_MISSING"
@@ -1147,7 +1361,7 @@ pub(super) fn error_reason(reason: &str) -> Option<Recovery> {
         "CONSUMER_INVALID"
         | "RESOURCE_PROJECT_INVALID"
         | "SYSTEM_PARAMETER_UNSUPPORTED"
-        | "LOCATION_TAX_POLICY_VIOLATED" => Recovery::Request,
+        | "LOCATION_TA_POLICY_VIOLATED" => Recovery::Request,
         _ => return None,
     })
 }

@@ -1,7 +1,7 @@
 //! Cases written for the rules, beyond the corpus (`tests/corpus/recovery.json`): other
 //! spellings of each family, and the look-alikes each rule must leave alone.
 
-use super::{Recovery, read};
+use super::{Recovery, read, read_refusal};
 
 fn said(body: &str) -> Option<Recovery> {
     read(body.as_bytes())
@@ -1136,3 +1136,4 @@ fn please_try_again_is_advice_to_send_the_same_request() {
 
 mod holdings;
 mod operations;
+mod refusals;
