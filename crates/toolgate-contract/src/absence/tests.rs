@@ -141,3 +141,61 @@ fn looking_for_a_member_in_a_hostile_body_is_bounded() {
     let small = json!({"a": 1});
     assert!(!super::carried(&small, "a", &mut visits));
 }
+
+#[test]
+fn a_member_that_came_back_after_an_absence_is_drift_only_once_missing_longer_than_its_gaps() {
+    let c = learned_note();
+    let gone = json!({"results": [{"title": "t"}]});
+    let with = json!({"results": [{"title": "t", "note": "n"}]});
+    // Never seen coming back: reported from the third response in a row without it; and
+    // after a reported absence the upstream undid, again from the third.
+    assert_eq!(
+        reported(
+            &c,
+            &[&gone, &gone, &gone, &gone, &with, &gone, &gone, &gone]
+        ),
+        [false, false, true, true, false, false, false, true]
+    );
+    // Left out of one response and back in the next: the upstream leaves it out now and
+    // then, so three in a row are no longer enough; twelve are.
+    let mut bodies = vec![&gone, &with];
+    bodies.extend([&gone; 12]);
+    let mut expected = vec![false; 13];
+    expected.push(true);
+    assert_eq!(reported(&c, &bodies), expected);
+    // Back by way of a response with some other drift: the same.
+    let typed_with = json!({"results": [{"title": 7, "note": "n"}]});
+    let mut bodies = vec![&gone, &typed_with];
+    bodies.extend([&gone; 3]);
+    assert_eq!(reported(&c, &bodies), [false, true, false, false, false]);
+}
+
+#[test]
+fn the_wait_for_a_member_grows_with_how_long_its_own_absences_went_on() {
+    let record = |gone, back| Record {
+        path: "a".into(),
+        streak: 1,
+        gone,
+        back,
+    };
+    assert_eq!(record(0, 0).needed(), ABSENT_RESPONSES);
+    assert_eq!(record(1, 1).needed(), 12);
+    assert_eq!(record(5, 5).needed(), 7);
+    // Gone for two responses at a time on average: an absence goes on half the time.
+    assert_eq!(record(20, 10).needed(), 18);
+    // Bounded, however long its gaps were.
+    assert_eq!(record(u32::MAX, 1).needed(), LONGEST_WAIT);
+}
+
+#[test]
+fn members_that_came_back_are_remembered_within_a_bound() {
+    let mut absences = Absences::default();
+    for i in 0..3 * REMEMBERED {
+        let path = format!("m{i}");
+        absences.grow(&path);
+        let body = json!({ path: 1 });
+        absences.matched(&body);
+    }
+    assert!(absences.records.len() <= REMEMBERED);
+    assert!(absences.is_empty());
+}
