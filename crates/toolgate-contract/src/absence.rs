@@ -25,7 +25,9 @@
 //!   the gaps it has always had, while one gone for good is still reported.
 //!
 //! Only absences wait: a type change, anything the validator flags beside a missing or
-//! `null` member, is drift at once. Declared contracts never go through here: they say
+//! `null` member, is drift at once — except a string written as the object it names (an
+//! id expanded into its record, a link written as a link object), which is no drift at
+//! all (see `written_as_its_object`). Declared contracts never go through here: they say
 //! themselves what is required.
 
 use crate::drift::{Change, Drift};
@@ -148,6 +150,13 @@ impl Absences {
     /// reach keeps it.
     pub fn judge(&mut self, drift: Drift, body: &Value) -> Option<Drift> {
         let mut visits = VISITS;
+        // Strings written as the objects they name are no drift at all.
+        let references: Vec<&str> = drift
+            .changes
+            .iter()
+            .filter(|c| written_as_its_object(c, body, &mut visits))
+            .map(Change::path)
+            .collect();
         let absent: Vec<&str> = drift.changes.iter().filter_map(absent_path).collect();
         // Absences this response shows: the member is carried by no object at its place.
         let mut carried_here: Vec<&str> = Vec::new();
@@ -181,14 +190,20 @@ impl Absences {
                     .find(|r| r.path == path)
                     .is_some_and(|r| r.streak < r.needed())
         };
-        if !absent.iter().any(|p| waiting(p)) {
+        if references.is_empty() && !absent.iter().any(|p| waiting(p)) {
             return Some(drift);
         }
-        let held_back: Vec<&str> = absent.iter().copied().filter(|p| waiting(p)).collect();
+        let held_back: Vec<&str> = absent
+            .iter()
+            .copied()
+            .filter(|p| waiting(p))
+            .chain(references.iter().copied())
+            .collect();
         let changes: Vec<Change> = drift
             .changes
             .iter()
             .filter(|c| absent_path(c).is_none_or(|p| !waiting(p)))
+            .filter(|c| !references.contains(&c.path()) || c.kind_name() != "type_changed")
             .cloned()
             .collect();
         if !changes.iter().any(Change::is_breaking) {
@@ -276,6 +291,12 @@ fn last_name(path: &str) -> &str {
 /// carries a value other than `null` for its member. Keys may hold `.` or `[`: at each
 /// object the path is matched against the member names actually there. Spends `visits`.
 pub(crate) fn carried(value: &Value, path: &str, visits: &mut usize) -> bool {
+    any_at(value, path, visits, &|v| !v.is_null())
+}
+
+/// Whether some value at `path` passes `test` (a member left out is no value). Spends
+/// `visits`; once they are spent, nothing more is found.
+fn any_at(value: &Value, path: &str, visits: &mut usize, test: &dyn Fn(&Value) -> bool) -> bool {
     if *visits == 0 {
         return false;
     }
@@ -288,30 +309,71 @@ pub(crate) fn carried(value: &Value, path: &str, visits: &mut usize) -> bool {
             };
             let after = after.strip_prefix('.').unwrap_or(after);
             if index.is_empty() {
-                items.iter().any(|item| carried(item, after, visits))
+                items.iter().any(|item| any_at(item, after, visits, test))
             } else {
                 index
                     .parse::<usize>()
                     .ok()
                     .and_then(|i| items.get(i))
-                    .is_some_and(|item| carried(item, after, visits))
+                    .is_some_and(|item| any_at(item, after, visits, test))
             }
         }
         Value::Object(members) => {
             if let Some(v) = members.get(path) {
-                return !v.is_null();
+                return test(v);
             }
             // Each step consumes a `.` or a `[…]`, so the descent is as deep as the path.
             members
                 .iter()
                 .any(|(key, child)| match path.strip_prefix(key.as_str()) {
-                    Some(after) if after.starts_with('.') => carried(child, &after[1..], visits),
-                    Some(after) if after.starts_with('[') => carried(child, after, visits),
+                    Some(after) if after.starts_with('.') => {
+                        any_at(child, &after[1..], visits, test)
+                    }
+                    Some(after) if after.starts_with('[') => any_at(child, after, visits, test),
                     _ => false,
                 })
         }
         _ => false,
     }
+}
+
+/// Members by which an object stands for the thing a string names.
+const NAMING_MEMBERS: [&str; 5] = ["id", "@id", "href", "url", "uri"];
+
+/// Whether a change is a string written as the object it names, not a changed type: an id
+/// expanded into its record (`"customer": "cus_1"`, then `{"id": "cus_1", …}` when the
+/// caller asked for it) or a link written as a link object (`"homepage": "https://…"`,
+/// then `{"href": "https://…", "meta": …}`). API descriptions declare such members as
+/// either, and twenty responses may show only one way. It is one when every object at
+/// the place names itself by a non-empty string id, `href`, `url` or `uri`: a value that
+/// really changed type (`{"value": "…"}`, `{"amount": 5}`) does not.
+fn written_as_its_object(change: &Change, body: &Value, visits: &mut usize) -> bool {
+    let Change::TypeChanged {
+        path,
+        expected,
+        found,
+    } = change
+    else {
+        return false;
+    };
+    let expected: Vec<&str> = expected.split(" | ").collect();
+    let found_objects = found.split(" | ").any(|t| t == "object");
+    let only_strings_before = expected.contains(&"string") && !expected.contains(&"object");
+    let nothing_else = found
+        .split(" | ")
+        .all(|t| t == "object" || expected.contains(&t));
+    if path.is_empty() || !found_objects || !only_strings_before || !nothing_else {
+        return false;
+    }
+    let names_itself = |v: &Value| {
+        NAMING_MEMBERS.iter().any(|m| {
+            v.get(m)
+                .and_then(Value::as_str)
+                .is_some_and(|s| !s.is_empty())
+        })
+    };
+    any_at(body, path, visits, &Value::is_object)
+        && !any_at(body, path, visits, &|v| v.is_object() && !names_itself(v))
 }
 
 #[cfg(test)]

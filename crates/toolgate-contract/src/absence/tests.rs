@@ -199,3 +199,69 @@ fn members_that_came_back_are_remembered_within_a_bound() {
     assert!(absences.records.len() <= REMEMBERED);
     assert!(absences.is_empty());
 }
+
+#[test]
+fn a_string_written_as_the_object_it_names_is_not_drift_and_a_changed_type_still_is() {
+    let mut l = Learner::new(crate::DEFAULT_MAX_PATHS);
+    for i in 0..20 {
+        l.observe(&json!({
+            "customer": format!("cus_{i}"),
+            "homepage": "https://example.com",
+            "price": "5",
+            "lines": [{"product": "prod_1"}]
+        }));
+    }
+    let c = ResponseContract::compile(&l.schema(), None).expect("compiles");
+    // An id expanded into its record, a link written as a link object.
+    let expanded = json!({
+        "customer": {"id": "cus_1", "email": "a@example.com"},
+        "homepage": {"href": "https://example.com", "meta": {"lang": "en"}},
+        "price": "5",
+        "lines": [{"product": {"id": "prod_1", "name": "x"}}, {"product": "prod_2"}]
+    });
+    assert_eq!(reported(&c, &[&expanded; 3]), [false; 3]);
+    // A value that changed type names nothing: drift at once.
+    let changed = json!({
+        "customer": "cus_1",
+        "homepage": "https://example.com",
+        "price": {"amount": 5},
+        "lines": [{"product": "prod_1"}]
+    });
+    assert_eq!(reported(&c, &[&changed]), [true]);
+    // One object of a list that names nothing is enough.
+    let mixed = json!({
+        "customer": "cus_1",
+        "homepage": "https://example.com",
+        "price": "5",
+        "lines": [{"product": {"id": "prod_1"}}, {"product": {"name": "x"}}]
+    });
+    let drift = Absences::default()
+        .judge(c.check(&mixed).expect_err("drift"), &mixed)
+        .expect("an object that names nothing is drift");
+    assert_eq!(drift.changes[0].path(), "lines[].product");
+    // Beside a reference, a real change is reported alone.
+    let both = json!({
+        "customer": {"id": "cus_1"},
+        "homepage": "https://example.com",
+        "price": 5,
+        "lines": []
+    });
+    let drift = Absences::default()
+        .judge(c.check(&both).expect_err("drift"), &both)
+        .expect("a changed type is drift");
+    let paths: Vec<&str> = drift
+        .changes
+        .iter()
+        .filter(|c| c.is_breaking())
+        .map(Change::path)
+        .collect();
+    assert_eq!(paths, ["price"]);
+    assert!(
+        drift
+            .violations
+            .iter()
+            .all(|v| v.instance_path != "/customer"),
+        "{:?}",
+        drift.violations
+    );
+}
