@@ -49,8 +49,14 @@ pub const MAP_KEYS: usize = 64;
 /// Objects a place must have held before a field present in all of them is required
 /// there (fewer when fewer responses were learned from: a place in every response is
 /// as well known as the responses are). A field of an object seen twice, inside an
-/// optional field, says little about whether it is always sent.
-pub const REQUIRE_AFTER: u64 = DEFAULT_ENFORCE_AFTER;
+/// optional field, says little about whether it is always sent; eight objects are enough
+/// because a required field's absence is held back until it lasts (see
+/// `crate::Absences`): a field left out of one object in ten is in all of eight 43 % of
+/// the time, and must then be missing from three responses in a row before it ever comes
+/// back. Twenty left renames inside optional parents unreported (on generated responses
+/// of 150 operations, 78 of 100 injected renames, removals and type changes were
+/// reported; 89 with eight, with no more valid responses reported as drift).
+pub const REQUIRE_AFTER: u64 = 8;
 
 /// The learned shape of one place in the responses.
 #[derive(Debug, Clone, Default, PartialEq)]

@@ -558,3 +558,35 @@ fn a_pin_that_requires_a_member_seen_only_as_null_is_upgraded_to_leave_it_option
     assert!(!upgrade_pinned_schema(&mut current));
     assert_eq!(current, written);
 }
+
+#[test]
+fn a_field_always_present_at_a_place_that_held_eight_objects_is_required_and_at_seven_is_not() {
+    // `vehicle` is sent in `held` of twenty responses, always with its `model`.
+    let learned_with = |held: usize| {
+        let samples: Vec<Value> = (0..20)
+            .map(|i| {
+                if i < held {
+                    json!({"id": i, "vehicle": {"make": "m", "model": "x"}})
+                } else {
+                    json!({"id": i})
+                }
+            })
+            .collect();
+        learned(&samples).schema()
+    };
+    let eight = learned_with(8);
+    assert_eq!(
+        eight["properties"]["vehicle"]["required"],
+        json!(["make", "model"])
+    );
+    let seven = learned_with(7);
+    assert!(seven["properties"]["vehicle"].get("required").is_none());
+    // The renamed field is then reported from the third response that reaches it.
+    let c = ResponseContract::compile(&eight, None).expect("compiles");
+    let mut absences = crate::Absences::default();
+    let renamed = json!({"id": 1, "vehicle": {"make": "m", "model_name": "x"}});
+    let reported: Vec<bool> = (0..3)
+        .map(|_| judged(&c, &mut absences, &renamed).is_some())
+        .collect();
+    assert_eq!(reported, [false, false, true]);
+}
