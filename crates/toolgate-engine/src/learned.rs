@@ -10,7 +10,9 @@
 //!   a learned member gone from a response (left out, or `null`) is drift only once gone
 //!   from [`toolgate_contract::ABSENT_RESPONSES`] responses in a row that reach its place
 //!   ([`Absences`]: twenty responses cannot tell a member always sent from one sent
-//!   nearly always; an empty list says nothing about its items' members). The
+//!   nearly always; an empty list says nothing about its items' members; a member seen
+//!   coming back waits longer, by its own gaps). While an absence is open each body is
+//!   read into a tree once, for the check and the absences alike. The
 //!   streaks are this replica's own, kept beside the enforced contract, so a reset or a
 //!   reload from a pin starts them from zero;
 //! - a pinned learned contract (the lockfile's `learned` section, written by
