@@ -16,113 +16,194 @@
 //!   does. That response neither counts towards the streak nor is drift for it;
 //! - a response that does not reach the place at all (an empty `results` list, an
 //!   optional parent left out) says nothing about the member: its streak neither grows
-//!   nor ends. Only a response that carries the member ends it.
+//!   nor ends. Only a response that carries the member ends it;
+//! - a member seen coming back after an absence is one the upstream leaves out now and
+//!   then, however regularly the twenty learned responses carried it: from then on its
+//!   absence is drift only once it is longer than the member's own absences make likely
+//!   (see `Record::needed`: left out of one response at a time five times, it waits for
+//!   7 in a row), so a member usually present is not reported as renamed or dropped for
+//!   the gaps it has always had, while one gone for good is still reported.
 //!
 //! Only absences wait: a type change, anything the validator flags beside a missing or
-//! `null` member, is drift at once. Declared contracts never go through here: they say
+//! `null` member, is drift at once — except a string written as the object it names (an
+//! id expanded into its record, a link written as a link object), which is no drift at
+//! all (see `written_as_its_object`). Declared contracts never go through here: they say
 //! themselves what is required.
 
 use crate::drift::{Change, Drift};
 use crate::path::Path;
 use serde_json::Value;
 
-/// Responses in a row a learned member must be missing from before its absence is drift.
-/// A member sent in 97 % of responses is left out of three in a row about once in 37,000
-/// responses; a rename is reported from the third response after it.
+/// Responses in a row a learned member must be missing from before its absence is drift,
+/// while it has never been seen coming back. A member sent in 97 % of responses is left
+/// out of three in a row about once in 37,000 responses; a rename is reported from the
+/// third response after it.
 pub const ABSENT_RESPONSES: u32 = 3;
+
+/// Responses in a row a member known to come back is waited for at most: past it, any
+/// record says the member is gone.
+const LONGEST_WAIT: u32 = 30;
+
+/// A member that came back is left out again and again, and each of its absences could
+/// page its owner: it must be missing until one of its absences in this many would have
+/// gone on that long.
+const RARE: f64 = 100_000.0;
 
 /// Values visited when looking for members in one response: a path through nested lists
 /// visits every element of each, and a hostile body must not make that unbounded. Past
 /// it, a member counts as not carried (the validator's word stands).
 const VISITS: usize = 20_000;
 
+/// Members remembered at most: those missing lately (at most [`crate::MAX_CHANGES`], the
+/// size of one diff) and those seen coming back after an absence.
+const REMEMBERED: usize = 2 * crate::MAX_CHANGES;
+
+/// One learned member that has been missing: how long it is missing now, and what its
+/// earlier absences were.
+#[derive(Debug, Clone)]
+struct Record {
+    path: String,
+    /// Responses in a row that lacked it, up to the latest (0: it is carried again).
+    streak: u32,
+    /// Responses that lacked it in the absences it came back from.
+    gone: u32,
+    /// Absences it came back from.
+    back: u32,
+}
+
+impl Record {
+    /// Responses in a row it must be missing from before its absence is drift. A member
+    /// never seen coming back waits [`ABSENT_RESPONSES`]: the twenty responses it was
+    /// learned from put its chance of being left out at about 1 in 22, so three absences
+    /// in a row from it take about 1 in 10,000 responses. A member that came back is one
+    /// the upstream leaves out now and then, not one it renamed: its own absences say how
+    /// often one goes on to the next response (`c`, counted with one absence that went
+    /// on and one that did not added, so that a few absences cannot make it certain), and
+    /// it must be missing until an absence of that upstream would have gone on that long
+    /// in one of [`RARE`] (`c^(n-1)`). Left out of one response at a time five times, it
+    /// waits for 7 in a row; once, for 12.
+    fn needed(&self) -> u32 {
+        if self.back == 0 {
+            return ABSENT_RESPONSES;
+        }
+        let went_on = f64::from(self.gone.saturating_sub(self.back)) + 1.0;
+        let all = f64::from(self.gone) + 2.0;
+        let goes_on = went_on / all;
+        // The chance that an absence lasts n responses: goes_on^(n-1).
+        let mut lasts = goes_on;
+        let mut n = 2;
+        while n < LONGEST_WAIT && lasts * RARE > 1.0 {
+            lasts *= goes_on;
+            n += 1;
+        }
+        n.max(ABSENT_RESPONSES)
+    }
+
+    /// The member is carried again: its absence, if one was open and still held back, is
+    /// one of the gaps it came back from. One already reported was drift the upstream
+    /// undid (a rename rolled back), which says nothing about its gaps.
+    fn came_back(&mut self) {
+        if self.streak > 0 {
+            if self.streak < self.needed() {
+                self.gone = self.gone.saturating_add(self.streak);
+                self.back = self.back.saturating_add(1);
+            }
+            self.streak = 0;
+        }
+    }
+}
+
 /// Per path a learned contract requires (`results[].snippet`), how many responses in a row
-/// lacked it. Bounded: at most [`crate::MAX_CHANGES`] paths are remembered.
+/// lacked it, and how it came and went before. Bounded: at most [`crate::MAX_CHANGES`]
+/// absences are followed at once, and [`REMEMBERED`] members in all.
 #[derive(Debug, Default, Clone)]
 pub struct Absences {
-    streaks: Vec<(String, u32)>,
+    records: Vec<Record>,
 }
 
 impl Absences {
     /// No member is missing from the latest responses: a matching response needs no
     /// bookkeeping (a caller may skip [`Absences::matched`] then).
     pub fn is_empty(&self) -> bool {
-        self.streaks.is_empty()
+        self.records.iter().all(|r| r.streak == 0)
     }
 
     /// Paths missing from the latest responses, at most [`crate::MAX_CHANGES`].
     pub fn tracked(&self) -> usize {
-        self.streaks.len()
+        self.records.iter().filter(|r| r.streak > 0).count()
     }
 
-    /// A response matched the contract: the streak of every member it carries ends; one
-    /// it did not reach (an empty list) keeps its count.
+    /// A response matched the contract: the absence of every member it carries ends (it
+    /// came back); one it did not reach (an empty list) goes on.
     pub fn matched(&mut self, body: &Value) {
         let mut visits = VISITS;
-        self.streaks
-            .retain(|(path, _)| !carried(body, path, &mut visits));
+        for record in self.records.iter_mut().filter(|r| r.streak > 0) {
+            if carried(body, &record.path, &mut visits) {
+                record.came_back();
+            }
+        }
     }
 
     /// The drift of one response (`body`), with the absences not yet confirmed held back;
     /// `None` when nothing breaking is left. A member some object at its place carries
-    /// is not absent; a tracked member this response carries ends its streak, one it did
-    /// not reach keeps it.
+    /// is not absent; a member this response carries ends its absence, one it did not
+    /// reach keeps it.
     pub fn judge(&mut self, drift: Drift, body: &Value) -> Option<Drift> {
-        let previous = std::mem::take(&mut self.streaks);
-        let streak_of = |path: &str| {
-            previous
-                .iter()
-                .find(|(p, _)| p == path)
-                .map_or(0, |(_, n)| *n)
-        };
         let mut visits = VISITS;
+        // Strings written as the objects they name are no drift at all.
+        let references: Vec<&str> = drift
+            .changes
+            .iter()
+            .filter(|c| written_as_its_object(c, body, &mut visits))
+            .map(Change::path)
+            .collect();
+        let absent: Vec<&str> = drift.changes.iter().filter_map(absent_path).collect();
         // Absences this response shows: the member is carried by no object at its place.
         let mut carried_here: Vec<&str> = Vec::new();
-        for change in &drift.changes {
-            let Some(path) = absent_path(change) else {
+        let mut grown: Vec<&str> = Vec::new();
+        for &path in &absent {
+            if grown.contains(&path) || carried_here.contains(&path) {
                 continue;
-            };
+            }
             if carried(body, path, &mut visits) {
                 carried_here.push(path);
-            } else if !self.streaks.iter().any(|(p, _)| p == path) {
-                let n = streak_of(path).saturating_add(1);
-                self.streaks.push((path.to_owned(), n));
+                if let Some(r) = self.records.iter_mut().find(|r| r.path == path) {
+                    r.came_back();
+                }
+            } else {
+                grown.push(path);
+                self.grow(path);
             }
         }
-        // Streaks this response says nothing about go on, as long as there is room.
-        for (path, n) in previous {
-            if self.streaks.len() >= crate::MAX_CHANGES {
-                break;
-            }
-            if !self.streaks.iter().any(|(p, _)| *p == path) && !carried(body, &path, &mut visits) {
-                self.streaks.push((path, n));
+        // Absences this response says nothing about go on, unless it carries the member.
+        for record in self.records.iter_mut() {
+            let path = record.path.as_str();
+            if record.streak > 0 && !absent.contains(&path) && carried(body, path, &mut visits) {
+                record.came_back();
             }
         }
-        self.streaks.truncate(crate::MAX_CHANGES);
         let waiting = |path: &str| {
             carried_here.contains(&path)
                 || self
-                    .streaks
+                    .records
                     .iter()
-                    .any(|(p, n)| p == path && *n < ABSENT_RESPONSES)
+                    .find(|r| r.path == path)
+                    .is_some_and(|r| r.streak < r.needed())
         };
-        if !drift
-            .changes
-            .iter()
-            .any(|c| absent_path(c).is_some_and(waiting))
-        {
+        if references.is_empty() && !absent.iter().any(|p| waiting(p)) {
             return Some(drift);
         }
-        let held_back: Vec<&str> = drift
-            .changes
+        let held_back: Vec<&str> = absent
             .iter()
-            .filter_map(absent_path)
+            .copied()
             .filter(|p| waiting(p))
+            .chain(references.iter().copied())
             .collect();
         let changes: Vec<Change> = drift
             .changes
             .iter()
             .filter(|c| absent_path(c).is_none_or(|p| !waiting(p)))
+            .filter(|c| !references.contains(&c.path()) || c.kind_name() != "type_changed")
             .cloned()
             .collect();
         if !changes.iter().any(Change::is_breaking) {
@@ -140,6 +221,40 @@ impl Absences {
         let mut kept = Drift::new(changes, violations);
         kept.truncated += drift.truncated;
         Some(kept)
+    }
+
+    /// One more response lacks the member at `path`. A member not remembered yet is
+    /// followed when there is room: at most [`crate::MAX_CHANGES`] absences at once, and
+    /// a member that came back is forgotten (the one that came back least often) before
+    /// one missing now is refused. A member not followed is reported at once, as the
+    /// validator found it.
+    fn grow(&mut self, path: &str) {
+        if let Some(r) = self.records.iter_mut().find(|r| r.path == path) {
+            r.streak = r.streak.saturating_add(1);
+            return;
+        }
+        if self.tracked() >= crate::MAX_CHANGES {
+            return;
+        }
+        if self.records.len() >= REMEMBERED {
+            let Some(i) = self
+                .records
+                .iter()
+                .enumerate()
+                .filter(|(_, r)| r.streak == 0)
+                .min_by_key(|(_, r)| r.back)
+                .map(|(i, _)| i)
+            else {
+                return;
+            };
+            self.records.swap_remove(i);
+        }
+        self.records.push(Record {
+            path: path.to_owned(),
+            streak: 1,
+            gone: 0,
+            back: 0,
+        });
     }
 }
 
@@ -176,6 +291,12 @@ fn last_name(path: &str) -> &str {
 /// carries a value other than `null` for its member. Keys may hold `.` or `[`: at each
 /// object the path is matched against the member names actually there. Spends `visits`.
 pub(crate) fn carried(value: &Value, path: &str, visits: &mut usize) -> bool {
+    any_at(value, path, visits, &|v| !v.is_null())
+}
+
+/// Whether some value at `path` passes `test` (a member left out is no value). Spends
+/// `visits`; once they are spent, nothing more is found.
+fn any_at(value: &Value, path: &str, visits: &mut usize, test: &dyn Fn(&Value) -> bool) -> bool {
     if *visits == 0 {
         return false;
     }
@@ -188,30 +309,71 @@ pub(crate) fn carried(value: &Value, path: &str, visits: &mut usize) -> bool {
             };
             let after = after.strip_prefix('.').unwrap_or(after);
             if index.is_empty() {
-                items.iter().any(|item| carried(item, after, visits))
+                items.iter().any(|item| any_at(item, after, visits, test))
             } else {
                 index
                     .parse::<usize>()
                     .ok()
                     .and_then(|i| items.get(i))
-                    .is_some_and(|item| carried(item, after, visits))
+                    .is_some_and(|item| any_at(item, after, visits, test))
             }
         }
         Value::Object(members) => {
             if let Some(v) = members.get(path) {
-                return !v.is_null();
+                return test(v);
             }
             // Each step consumes a `.` or a `[…]`, so the descent is as deep as the path.
             members
                 .iter()
                 .any(|(key, child)| match path.strip_prefix(key.as_str()) {
-                    Some(after) if after.starts_with('.') => carried(child, &after[1..], visits),
-                    Some(after) if after.starts_with('[') => carried(child, after, visits),
+                    Some(after) if after.starts_with('.') => {
+                        any_at(child, &after[1..], visits, test)
+                    }
+                    Some(after) if after.starts_with('[') => any_at(child, after, visits, test),
                     _ => false,
                 })
         }
         _ => false,
     }
+}
+
+/// Members by which an object stands for the thing a string names.
+const NAMING_MEMBERS: [&str; 5] = ["id", "@id", "href", "url", "uri"];
+
+/// Whether a change is a string written as the object it names, not a changed type: an id
+/// expanded into its record (`"customer": "cus_1"`, then `{"id": "cus_1", …}` when the
+/// caller asked for it) or a link written as a link object (`"homepage": "https://…"`,
+/// then `{"href": "https://…", "meta": …}`). API descriptions declare such members as
+/// either, and twenty responses may show only one way. It is one when every object at
+/// the place names itself by a non-empty string id, `href`, `url` or `uri`: a value that
+/// really changed type (`{"value": "…"}`, `{"amount": 5}`) does not.
+fn written_as_its_object(change: &Change, body: &Value, visits: &mut usize) -> bool {
+    let Change::TypeChanged {
+        path,
+        expected,
+        found,
+    } = change
+    else {
+        return false;
+    };
+    let expected: Vec<&str> = expected.split(" | ").collect();
+    let found_objects = found.split(" | ").any(|t| t == "object");
+    let only_strings_before = expected.contains(&"string") && !expected.contains(&"object");
+    let nothing_else = found
+        .split(" | ")
+        .all(|t| t == "object" || expected.contains(&t));
+    if path.is_empty() || !found_objects || !only_strings_before || !nothing_else {
+        return false;
+    }
+    let names_itself = |v: &Value| {
+        NAMING_MEMBERS.iter().any(|m| {
+            v.get(m)
+                .and_then(Value::as_str)
+                .is_some_and(|s| !s.is_empty())
+        })
+    };
+    any_at(body, path, visits, &Value::is_object)
+        && !any_at(body, path, visits, &|v| v.is_object() && !names_itself(v))
 }
 
 #[cfg(test)]

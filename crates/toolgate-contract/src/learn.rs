@@ -49,8 +49,14 @@ pub const MAP_KEYS: usize = 64;
 /// Objects a place must have held before a field present in all of them is required
 /// there (fewer when fewer responses were learned from: a place in every response is
 /// as well known as the responses are). A field of an object seen twice, inside an
-/// optional field, says little about whether it is always sent.
-pub const REQUIRE_AFTER: u64 = DEFAULT_ENFORCE_AFTER;
+/// optional field, says little about whether it is always sent; eight objects are enough
+/// because a required field's absence is held back until it lasts (see
+/// `crate::Absences`): a field left out of one object in ten is in all of eight 43 % of
+/// the time, and must then be missing from three responses in a row before it ever comes
+/// back. Twenty left renames inside optional parents unreported (on generated responses
+/// of 150 operations, 78 of 100 injected renames, removals and type changes were
+/// reported; 89 with eight, with no more valid responses reported as drift).
+pub const REQUIRE_AFTER: u64 = 8;
 
 /// The learned shape of one place in the responses.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -558,6 +564,57 @@ impl Node {
             || self.map.as_deref().is_some_and(Node::null_for_container)
             || self.items.as_deref().is_some_and(Node::null_for_container)
     }
+}
+
+/// Brings a pinned learned schema written by an earlier build up to what this one writes,
+/// in place; whether anything changed. Earlier builds required a member seen only as
+/// `null` (written as `{}`: no type learned), so a restart from such a pin would hold
+/// every response that leaves it out as an absence until the owner relearned; such a
+/// member is no longer required (`"deleted_at": null` in every response says "nothing
+/// here", which the upstream may as well say by leaving it out). Nothing else is touched.
+/// Bounded by the schema's nesting up to [`MAX_DEPTH`].
+pub fn upgrade_pinned_schema(schema: &mut Value) -> bool {
+    upgrade(schema, 0)
+}
+
+fn upgrade(schema: &mut Value, depth: usize) -> bool {
+    let Some(node) = schema.as_object_mut() else {
+        return false;
+    };
+    if depth > MAX_DEPTH {
+        return false;
+    }
+    let mut changed = false;
+    let untyped: Vec<String> = node
+        .get("properties")
+        .and_then(Value::as_object)
+        .map(|props| {
+            props
+                .iter()
+                .filter(|(_, p)| p.get("type").is_none())
+                .map(|(k, _)| k.clone())
+                .collect()
+        })
+        .unwrap_or_default();
+    if let Some(Value::Array(required)) = node.get_mut("required") {
+        let before = required.len();
+        required.retain(|r| r.as_str().is_none_or(|r| !untyped.iter().any(|u| u == r)));
+        changed |= required.len() != before;
+        if required.is_empty() {
+            node.remove("required");
+        }
+    }
+    if let Some(Value::Object(props)) = node.get_mut("properties") {
+        for p in props.values_mut() {
+            changed |= upgrade(p, depth + 1);
+        }
+    }
+    for key in ["items", "additionalProperties"] {
+        if let Some(child) = node.get_mut(key) {
+            changed |= upgrade(child, depth + 1);
+        }
+    }
+    changed
 }
 
 /// A node from a schema [`schema_of`] wrote, as if learned from `samples` responses.

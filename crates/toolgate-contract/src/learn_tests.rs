@@ -519,3 +519,74 @@ fn absences_are_remembered_for_at_most_one_diff_of_paths() {
     assert!(judged(&c, &mut absences, &gone).is_some());
     assert!(absences.tracked() <= crate::MAX_CHANGES);
 }
+
+#[test]
+fn a_pin_that_requires_a_member_seen_only_as_null_is_upgraded_to_leave_it_optional() {
+    // What an earlier build pinned for responses that always carried `"deleted_at": null`.
+    let mut old = json!({
+        "type": "object",
+        "properties": {
+            "id": {"type": "string"},
+            "deleted_at": {},
+            "items": {"type": "array", "items": {
+                "type": "object",
+                "properties": {"sku": {"type": "string"}, "note": {}},
+                "required": ["note"]
+            }}
+        },
+        "required": ["deleted_at", "id", "items"]
+    });
+    let compiled = |s: &Value| ResponseContract::compile(s, None).expect("compiles");
+    let before = compiled(&old);
+    let body = json!({"id": "a", "items": [{"sku": "x"}]});
+    assert!(before.check(&body).is_err());
+    assert!(upgrade_pinned_schema(&mut old));
+    assert_eq!(old["required"], json!(["id", "items"]));
+    assert!(
+        old["properties"]["items"]["items"]
+            .get("required")
+            .is_none()
+    );
+    assert!(compiled(&old).check(&body).is_ok());
+    // What this build writes is left as it is.
+    let mut l = Learner::new(100);
+    for _ in 0..20 {
+        l.observe(&json!({"id": "a", "deleted_at": null}));
+    }
+    let mut current = l.schema();
+    let written = current.clone();
+    assert!(!upgrade_pinned_schema(&mut current));
+    assert_eq!(current, written);
+}
+
+#[test]
+fn a_field_always_present_at_a_place_that_held_eight_objects_is_required_and_at_seven_is_not() {
+    // `vehicle` is sent in `held` of twenty responses, always with its `model`.
+    let learned_with = |held: usize| {
+        let samples: Vec<Value> = (0..20)
+            .map(|i| {
+                if i < held {
+                    json!({"id": i, "vehicle": {"make": "m", "model": "x"}})
+                } else {
+                    json!({"id": i})
+                }
+            })
+            .collect();
+        learned(&samples).schema()
+    };
+    let eight = learned_with(8);
+    assert_eq!(
+        eight["properties"]["vehicle"]["required"],
+        json!(["make", "model"])
+    );
+    let seven = learned_with(7);
+    assert!(seven["properties"]["vehicle"].get("required").is_none());
+    // The renamed field is then reported from the third response that reaches it.
+    let c = ResponseContract::compile(&eight, None).expect("compiles");
+    let mut absences = crate::Absences::default();
+    let renamed = json!({"id": 1, "vehicle": {"make": "m", "model_name": "x"}});
+    let reported: Vec<bool> = (0..3)
+        .map(|_| judged(&c, &mut absences, &renamed).is_some())
+        .collect();
+    assert_eq!(reported, [false, false, true]);
+}

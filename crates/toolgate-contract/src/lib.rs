@@ -103,6 +103,7 @@ pub use drift::{Change, Drift, MAX_CHANGES, Violation, fingerprint};
 pub use files::{MAX_SCHEMA_FILE_BYTES, SchemaFileError, SchemaFiles};
 pub use learn::{
     DEFAULT_ENFORCE_AFTER, DEFAULT_MAX_PATHS, Learner, MAP_KEYS, MAX_KEY_BYTES, REQUIRE_AFTER,
+    upgrade_pinned_schema,
 };
 pub use pins::{
     LOCKFILE_VERSION, LearnedPin, Lockfile, MAX_LOCKFILE_BYTES, PinError, PinnedServer,

@@ -10,7 +10,9 @@
 //!   a learned member gone from a response (left out, or `null`) is drift only once gone
 //!   from [`toolgate_contract::ABSENT_RESPONSES`] responses in a row that reach its place
 //!   ([`Absences`]: twenty responses cannot tell a member always sent from one sent
-//!   nearly always; an empty list says nothing about its items' members). The
+//!   nearly always; an empty list says nothing about its items' members; a member seen
+//!   coming back waits longer, by its own gaps). While an absence is open each body is
+//!   read into a tree once, for the check and the absences alike. The
 //!   streaks are this replica's own, kept beside the enforced contract, so a reset or a
 //!   reload from a pin starts them from zero;
 //! - a pinned learned contract (the lockfile's `learned` section, written by
@@ -30,7 +32,9 @@ use prometheus_client::metrics::counter::Counter;
 use serde_json::Value;
 use tokio::sync::mpsc;
 use toolgate_config::{Learn, ToolKind, ToolSpec};
-use toolgate_contract::{Absences, BodyError, Drift, LearnedPin, Learner, ResponseContract};
+use toolgate_contract::{
+    Absences, BodyError, Drift, LearnedPin, Learner, ResponseContract, upgrade_pinned_schema,
+};
 
 use crate::sync::{lock, read};
 use crate::upstream::number_range;
@@ -105,14 +109,18 @@ impl Enforced {
         }
     }
 
-    /// A response matched: the streaks of the members it carries end, those of members
-    /// it did not reach (an empty list) go on. `doc` reads the response only when some
-    /// streak is open: the common matching response is not parsed twice.
-    fn matched(&self, doc: impl FnOnce() -> Option<Value>) {
-        if self.absent_lately.load(Ordering::Acquire) {
-            let Some(doc) = doc() else { return };
+    /// Whether some learned member is missing from the latest responses: a response is
+    /// then read into a tree once, for the check and for the members it carries.
+    fn absent_lately(&self) -> bool {
+        self.absent_lately.load(Ordering::Acquire)
+    }
+
+    /// A response matched: the absences of the members it carries end, those of members
+    /// it did not reach (an empty list) go on.
+    fn matched(&self, doc: &Value) {
+        if self.absent_lately() {
             let mut absences = lock(&self.absences);
-            absences.matched(&doc);
+            absences.matched(doc);
             self.absent_lately
                 .store(!absences.is_empty(), Ordering::Release);
         }
@@ -215,7 +223,17 @@ async fn learn(mut rx: mpsc::Receiver<Sample>) {
 }
 
 impl LearnedState {
-    fn new(settings: Learn, pin: Option<LearnedPin>) -> LearnedState {
+    fn new(settings: Learn, mut pin: Option<LearnedPin>) -> LearnedState {
+        // A pin written by an earlier build is enforced as this build would have learned
+        // it (and `toolgate lock` writes it so): no relearning needed to drop what that
+        // build got wrong.
+        if let Some(p) = pin.as_mut()
+            && upgrade_pinned_schema(&mut p.schema)
+        {
+            tracing::info!(
+                "a pinned learned contract was brought up to date: members seen only as null are no longer required"
+            );
+        }
         let learner = match &pin {
             Some(p) => Learner::from_schema(&p.schema, p.samples, settings.max_paths),
             None => Learner::new(settings.max_paths),
@@ -419,35 +437,38 @@ pub fn judge(
         learning.offer(state, body.clone(), mcp);
         return Judged::Fine;
     };
-    let result = if mcp {
-        match document(body, true) {
-            Some(doc) => enforced.contract.check(&doc).map_err(BodyError::Drift),
-            None => Ok(()),
-        }
-    } else {
-        number_range::check(&enforced.contract, body)
-    };
-    match result {
+    let samples = Some(enforced.samples);
+    if mcp || enforced.absent_lately() {
+        // The tree is needed (an MCP result's document is inside it; an open absence is
+        // looked for in it): read once, for the check and the absences alike.
+        let Some(doc) = document(body, mcp) else {
+            // A body that is not JSON was never learned from either: nothing to compare.
+            return Judged::Fine;
+        };
+        return match enforced.contract.check(&doc) {
+            Ok(()) => {
+                enforced.matched(&doc);
+                Judged::Fine
+            }
+            Err(drift) => match enforced.confirmed(drift, &doc) {
+                Some(drift) => Judged::Drift { drift, samples },
+                None => Judged::Fine,
+            },
+        };
+    }
+    // No absence open: the common matching body is checked as it is read, with no tree.
+    match number_range::check(&enforced.contract, body) {
+        Ok(()) => Judged::Fine,
         Err(BodyError::Drift(drift)) => {
-            // Drift means the body was read as JSON: read it again, only now, to see
-            // which learned members it carries.
+            // Drift means the body was read as JSON: read it into a tree, only now, to
+            // see which learned members it carries.
             let Some(doc) = document(body, mcp) else {
-                return Judged::Drift {
-                    drift,
-                    samples: Some(enforced.samples),
-                };
+                return Judged::Drift { drift, samples };
             };
             match enforced.confirmed(drift, &doc) {
-                Some(drift) => Judged::Drift {
-                    drift,
-                    samples: Some(enforced.samples),
-                },
+                Some(drift) => Judged::Drift { drift, samples },
                 None => Judged::Fine,
             }
-        }
-        Ok(()) => {
-            enforced.matched(|| document(body, mcp));
-            Judged::Fine
         }
         // A body that is not JSON was never learned from either: nothing to compare.
         Err(BodyError::NotJson(_)) => Judged::Fine,
@@ -555,6 +576,39 @@ mod tests {
         let check = |v: Value| enforced.contract.check(&v).is_ok();
         assert!(check(serde_json::json!({"results": [{"excerpt": "b"}]})));
         assert!(!check(serde_json::json!({"results": [{"snippet": "b"}]})));
+    }
+
+    #[test]
+    fn a_pin_that_requires_a_member_seen_only_as_null_is_enforced_without_requiring_it() {
+        // What an earlier build pinned for responses that always carried `"deleted_at": null`.
+        let pin = LearnedPin {
+            learned_at: "2026-12-01T00:00:00Z".to_owned(),
+            samples: 20,
+            capped: false,
+            schema: serde_json::json!({
+                "type": "object",
+                "properties": {"id": {"type": "string"}, "deleted_at": {}},
+                "required": ["deleted_at", "id"]
+            }),
+        };
+        let settings = Learn {
+            enforce_after: 20,
+            max_paths: 100,
+        };
+        let state = LearnedState::new(settings, Some(pin));
+        let enforced = state.enforced().expect("a pin of 20 responses is enforced");
+        assert!(
+            enforced
+                .contract
+                .check(&serde_json::json!({"id": "a"}))
+                .is_ok()
+        );
+        assert!(enforced.contract.check(&serde_json::json!({})).is_err());
+        // `toolgate lock` pins it as this build enforces it.
+        assert_eq!(
+            state.snapshot().pin.schema["required"],
+            serde_json::json!(["id"])
+        );
     }
 
     /// An HTTP tool whose contract is learned from `enforce_after` responses.

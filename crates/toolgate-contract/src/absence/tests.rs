@@ -141,3 +141,127 @@ fn looking_for_a_member_in_a_hostile_body_is_bounded() {
     let small = json!({"a": 1});
     assert!(!super::carried(&small, "a", &mut visits));
 }
+
+#[test]
+fn a_member_that_came_back_after_an_absence_is_drift_only_once_missing_longer_than_its_gaps() {
+    let c = learned_note();
+    let gone = json!({"results": [{"title": "t"}]});
+    let with = json!({"results": [{"title": "t", "note": "n"}]});
+    // Never seen coming back: reported from the third response in a row without it; and
+    // after a reported absence the upstream undid, again from the third.
+    assert_eq!(
+        reported(
+            &c,
+            &[&gone, &gone, &gone, &gone, &with, &gone, &gone, &gone]
+        ),
+        [false, false, true, true, false, false, false, true]
+    );
+    // Left out of one response and back in the next: the upstream leaves it out now and
+    // then, so three in a row are no longer enough; twelve are.
+    let mut bodies = vec![&gone, &with];
+    bodies.extend([&gone; 12]);
+    let mut expected = vec![false; 13];
+    expected.push(true);
+    assert_eq!(reported(&c, &bodies), expected);
+    // Back by way of a response with some other drift: the same.
+    let typed_with = json!({"results": [{"title": 7, "note": "n"}]});
+    let mut bodies = vec![&gone, &typed_with];
+    bodies.extend([&gone; 3]);
+    assert_eq!(reported(&c, &bodies), [false, true, false, false, false]);
+}
+
+#[test]
+fn the_wait_for_a_member_grows_with_how_long_its_own_absences_went_on() {
+    let record = |gone, back| Record {
+        path: "a".into(),
+        streak: 1,
+        gone,
+        back,
+    };
+    assert_eq!(record(0, 0).needed(), ABSENT_RESPONSES);
+    assert_eq!(record(1, 1).needed(), 12);
+    assert_eq!(record(5, 5).needed(), 7);
+    // Gone for two responses at a time on average: an absence goes on half the time.
+    assert_eq!(record(20, 10).needed(), 18);
+    // Bounded, however long its gaps were.
+    assert_eq!(record(u32::MAX, 1).needed(), LONGEST_WAIT);
+}
+
+#[test]
+fn members_that_came_back_are_remembered_within_a_bound() {
+    let mut absences = Absences::default();
+    for i in 0..3 * REMEMBERED {
+        let path = format!("m{i}");
+        absences.grow(&path);
+        let body = json!({ path: 1 });
+        absences.matched(&body);
+    }
+    assert!(absences.records.len() <= REMEMBERED);
+    assert!(absences.is_empty());
+}
+
+#[test]
+fn a_string_written_as_the_object_it_names_is_not_drift_and_a_changed_type_still_is() {
+    let mut l = Learner::new(crate::DEFAULT_MAX_PATHS);
+    for i in 0..20 {
+        l.observe(&json!({
+            "customer": format!("cus_{i}"),
+            "homepage": "https://example.com",
+            "price": "5",
+            "lines": [{"product": "prod_1"}]
+        }));
+    }
+    let c = ResponseContract::compile(&l.schema(), None).expect("compiles");
+    // An id expanded into its record, a link written as a link object.
+    let expanded = json!({
+        "customer": {"id": "cus_1", "email": "a@example.com"},
+        "homepage": {"href": "https://example.com", "meta": {"lang": "en"}},
+        "price": "5",
+        "lines": [{"product": {"id": "prod_1", "name": "x"}}, {"product": "prod_2"}]
+    });
+    assert_eq!(reported(&c, &[&expanded; 3]), [false; 3]);
+    // A value that changed type names nothing: drift at once.
+    let changed = json!({
+        "customer": "cus_1",
+        "homepage": "https://example.com",
+        "price": {"amount": 5},
+        "lines": [{"product": "prod_1"}]
+    });
+    assert_eq!(reported(&c, &[&changed]), [true]);
+    // One object of a list that names nothing is enough.
+    let mixed = json!({
+        "customer": "cus_1",
+        "homepage": "https://example.com",
+        "price": "5",
+        "lines": [{"product": {"id": "prod_1"}}, {"product": {"name": "x"}}]
+    });
+    let drift = Absences::default()
+        .judge(c.check(&mixed).expect_err("drift"), &mixed)
+        .expect("an object that names nothing is drift");
+    assert_eq!(drift.changes[0].path(), "lines[].product");
+    // Beside a reference, a real change is reported alone.
+    let both = json!({
+        "customer": {"id": "cus_1"},
+        "homepage": "https://example.com",
+        "price": 5,
+        "lines": []
+    });
+    let drift = Absences::default()
+        .judge(c.check(&both).expect_err("drift"), &both)
+        .expect("a changed type is drift");
+    let paths: Vec<&str> = drift
+        .changes
+        .iter()
+        .filter(|c| c.is_breaking())
+        .map(Change::path)
+        .collect();
+    assert_eq!(paths, ["price"]);
+    assert!(
+        drift
+            .violations
+            .iter()
+            .all(|v| v.instance_path != "/customer"),
+        "{:?}",
+        drift.violations
+    );
+}
