@@ -10,6 +10,8 @@
 //! for an `l`, reads as `dependency_health`); each kind is its own namespace (a prompt may share a tool's name, as
 //! MCP keeps them apart). The first definition served keeps its name; the other is
 //! not served, and its server's owner gets an incident until the names no longer meet.
+//! A tool's `title`, which clients show in its name's place, is held to the same rule:
+//! a tool whose title reads as another tool's name or title is not served either.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -17,6 +19,7 @@ use serde_json::json;
 use toolgate_contract::DefinitionKind;
 use toolgate_store::{IncidentKind, NewIncident};
 
+use crate::pipeline::ToolRoute;
 use crate::upstream::mcp::lookalike::{skeleton, stroke_skeleton};
 use crate::watch::incidents::Incidents;
 
@@ -38,6 +41,28 @@ pub fn by_skeleton<'a>(names: impl IntoIterator<Item = &'a str>) -> Served {
         }
     }
     out
+}
+
+/// The tools of `routes` keyed by their names and by their titles: a client shows a
+/// tool's `title` in place of its name, so a title is compared like one.
+pub fn tools_by_skeleton<'a>(routes: impl IntoIterator<Item = &'a ToolRoute>) -> Served {
+    by_skeleton(
+        routes
+            .into_iter()
+            .flat_map(|r| std::iter::once(r.spec.name.as_str()).chain(r.spec.title.as_deref())),
+    )
+}
+
+/// Why a tool named `name` may not be shown with `title`, when it may not: the title
+/// reads as toolgate's own tool or as a name or title in `others` (a title that reads
+/// as the tool's own name meets nothing, as the name itself was free).
+pub fn title_taken(name: &str, title: &str, others: &Served) -> Option<String> {
+    if keys(title) == keys(name) {
+        return None;
+    }
+    let why = taken(DefinitionKind::Tool, title, others)?;
+    let shown = crate::explain::upstream_text(title, &Default::default(), 80);
+    Some(format!("its title `{shown}` is a name too: {why}"))
 }
 
 /// Why a definition of `kind` may not be served as `name`, when it may not: toolgate's

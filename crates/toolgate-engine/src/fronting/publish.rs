@@ -148,12 +148,17 @@ impl Fronted {
             let Some(tool) = self.tool_spec(def, &version) else {
                 continue;
             };
-            if let Some(why) = names::taken(DefinitionKind::Tool, &tool.name, &others) {
+            let title = tool.title.as_deref();
+            let why = names::taken(DefinitionKind::Tool, &tool.name, &others)
+                .or_else(|| title.and_then(|title| names::title_taken(&tool.name, title, &others)));
+            if let Some(why) = why {
                 collisions.insert((DefinitionKind::Tool, tool.name.clone()), why);
                 continue;
             }
             // This server's own names meet too: the first pinned keeps its name.
-            others.extend(names::by_skeleton([tool.name.as_str()]));
+            others.extend(names::by_skeleton(
+                std::iter::once(tool.name.as_str()).chain(title),
+            ));
             let Some(dependency) = dependency.clone() else {
                 continue;
             };

@@ -390,22 +390,27 @@ async fn a_redirect_is_drift_with_an_incident() {
 }
 
 #[tokio::test(start_paused = true)]
-async fn a_redirect_names_where_it_points_when_that_is_a_clean_link() {
+async fn a_redirect_names_where_it_points_when_that_is_a_clean_link_on_its_own_origin() {
     let moved = |location: &str| Reply {
         headers: vec![("location", location.to_string())],
         ..status(308)
     };
-    let to_v4 = rig(
-        "web_search",
-        vec![moved("https://api.example.com/v4/search")],
-    );
+    let to_v4 = rig("web_search", vec![moved("http://127.0.0.1:9/v4/search")]);
     let message = failure(&to_v4.search().await).message.clone();
     assert!(
         message.contains(
-            r#"answered HTTP 308, redirecting to "https://api.example.com/v4/search"; toolgate does not follow redirects"#
+            r#"answered HTTP 308, redirecting to "http://127.0.0.1:9/v4/search"; toolgate does not follow redirects"#
         ),
         "{message}"
     );
+    // Another host is a URL the operator never wrote: the redirect is named, its target not.
+    let away = rig("web_search", vec![moved("https://login.example.net/sso")]);
+    let message = failure(&away.search().await).message.clone();
+    assert!(
+        message.contains("answered HTTP 308, a redirect;"),
+        "{message}"
+    );
+    assert!(!message.contains("example.net"), "{message}");
     // Not a link (or words meant for the model): the redirect is named, its target not.
     let odd = rig(
         "web_search",
@@ -427,8 +432,8 @@ async fn a_redirect_target_is_named_without_the_credentials_or_query_it_carries(
     };
     for (location, named) in [
         (
-            "https://admin:hunter2@api.example.com/v4/search?code=AUTHCODE#state=s",
-            "\"https://api.example.com/v4/search\"",
+            "http://admin:hunter2@127.0.0.1:9/v4/search?code=AUTHCODE#state=s",
+            "\"http://127.0.0.1:9/v4/search\"",
         ),
         ("/login?sid=SIDVALUE&next=%2Fv3", "\"/login\""),
     ] {

@@ -11,8 +11,9 @@ use toolgate_resilience::{Attempt, BodyCheck, ErrorClass, Said, classify};
 use toolgate_signals::{Headers, Signals};
 
 use crate::explain::{self, Detail};
+use crate::upstream::own_origin::on_own_origin;
 use crate::upstream::{CheckedBody, SendError, UpstreamResponse};
-use toolgate_config::{ToolKind, ToolSpec};
+use toolgate_config::ToolSpec;
 
 /// What one attempt turned into.
 #[derive(Debug)]
@@ -190,14 +191,14 @@ fn not_2xx(tool: &ToolSpec, response: &UpstreamResponse, read: &Read) -> Attempt
     if (300..400).contains(&status) {
         // Where it points helps the owner mend the tool (a moved endpoint, a new
         // version); never followed, and named only when it is a clean link that
-        // carries none of the dependency's secrets.
+        // carries none of the dependency's secrets, on the dependency's own origin.
         let secrets = explain::Secrets::of(tool);
         let location = response
             .headers
             .get(reqwest::header::LOCATION)
             .and_then(|v| v.to_str().ok())
             .and_then(|v| explain::link(v, &secrets))
-            .filter(|l| may_name_target(tool, l));
+            .filter(|l| on_own_origin(&tool.dependency.base_url, l));
         let detail = Detail::Redirect { status, location };
         return failed(
             &read.attempt(status, BodyCheck::Valid),
@@ -556,7 +557,8 @@ fn observe_retirement(signals: &mut Signals, body: &[u8], now: chrono::DateTime<
 
 /// Upstream text that signals carry on to the model, `_meta`, the store and incidents
 /// (warnings, deprecation links) is capped, freed of control characters and of the
-/// tool's secrets; a link that is not a short URL is dropped. Secrets are gathered only
+/// tool's secrets; a link that is not a short URL on the dependency's own origin is
+/// dropped. Secrets are gathered only
 /// when there is such text.
 fn sanitise(tool: &ToolSpec, signals: &mut Signals) {
     /// A `Warning` text is a sentence, not a document.
@@ -579,8 +581,11 @@ fn sanitise(tool: &ToolSpec, signals: &mut Signals) {
         u.value = explain::upstream_text(&u.value, &secrets, MAX_WARNING);
     }
     if let Some(d) = signals.deprecation.as_mut() {
-        d.successor = d.successor.take().and_then(|l| explain::link(&l, &secrets));
-        d.info = d.info.take().and_then(|l| explain::link(&l, &secrets));
+        let base = &tool.dependency.base_url;
+        let named =
+            |link: String| explain::link(&link, &secrets).filter(|l| on_own_origin(base, l));
+        d.successor = d.successor.take().and_then(named);
+        d.info = d.info.take().and_then(named);
     }
 }
 
@@ -609,23 +614,6 @@ fn read_headers(
     let mut signals = toolgate_signals::read(status, &headers, now, tool.dependency.flavour);
     super::pinned_version::check(tool, &headers, &mut signals);
     Some(signals)
-}
-
-/// Whether the model may read where a redirect points. An HTTP tool's owner wrote its
-/// URL, and a moved endpoint helps them mend it. A fronted MCP server's words reach the
-/// model only as its results: a redirect of its own to another host (a phishing page, a
-/// "log in here") is named as a redirect, its target not; one on the server's own
-/// origin (a path, or its own scheme, host and port) is.
-fn may_name_target(tool: &ToolSpec, location: &str) -> bool {
-    if !matches!(tool.kind, ToolKind::Mcp { .. }) {
-        return true;
-    }
-    if location.starts_with('/') {
-        // `//host/…` names another host.
-        return !location.starts_with("//");
-    }
-    url::Url::parse(location)
-        .is_ok_and(|target| target.origin() == tool.dependency.base_url.origin())
 }
 
 #[cfg(test)]

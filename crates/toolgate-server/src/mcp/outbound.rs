@@ -93,17 +93,32 @@ struct Inner {
 const NO_LOGS: u8 = u8::MAX;
 
 /// Whether a `notifications/message` with `params` is at or above `floor` (a
-/// [`LOG_LEVELS`] rank + 1). A message with no known level passes any floor but
-/// [`NO_LOGS`].
+/// [`LOG_LEVELS`] rank + 1). Read after [`with_known_level`], so every message has one
+/// of the eight levels.
 fn log_passes(floor: u8, params: Option<&Value>) -> bool {
     if floor == NO_LOGS {
         return false;
     }
     let level = params.and_then(|p| p.get("level")).and_then(Value::as_str);
-    match level.and_then(|l| LOG_LEVELS.iter().position(|x| *x == l)) {
-        Some(rank) => rank as u8 + 1 >= floor,
-        None => true,
+    let rank = level.and_then(|l| LOG_LEVELS.iter().position(|x| *x == l));
+    rank.unwrap_or(0) as u8 + 1 >= floor
+}
+
+/// `params` of a log message whose level is one of the eight, as written; any other
+/// (`"PWNED"`, `"ERROR"`, a number, none) is rewritten as `debug`, the least severe. A
+/// server that names a level of its own would otherwise pass every filter a client
+/// set, and hand the client a message its schema does not allow; as `debug` it reaches
+/// only a client that asked for everything, its words kept.
+fn with_known_level(params: Option<Value>) -> Option<Value> {
+    let mut params = params;
+    let level = params.as_ref().and_then(|p| p.get("level"));
+    let known = level
+        .and_then(Value::as_str)
+        .is_some_and(|l| LOG_LEVELS.contains(&l));
+    if !known && let Some(Value::Object(p)) = params.as_mut() {
+        p.insert("level".to_owned(), Value::from(LOG_LEVELS[0]));
     }
+    params
 }
 
 impl Outbound {
@@ -205,6 +220,11 @@ impl Outbound {
         };
         let Some(sink) = inner.sink.as_ref() else {
             return;
+        };
+        let params = if method == "notifications/message" {
+            with_known_level(params)
+        } else {
+            params
         };
         if method == "notifications/message" {
             let wanted = match (inner.log_floor, &inner.link) {
@@ -388,8 +408,7 @@ impl SessionLink {
         let _ = self.capabilities.set(capabilities);
     }
 
-    /// Whether a log message with these params is at or above the client's level (one
-    /// without a known level is sent: it is not toolgate's to judge).
+    /// Whether a log message with these params is at or above the client's level.
     fn wants_log(&self, params: Option<&Value>) -> bool {
         log_passes(self.min_log.load(Ordering::Relaxed), params)
     }

@@ -154,7 +154,7 @@ async fn behaving(State(api): State<Arc<Api>>) -> Response {
         h.insert(
             "link",
             HeaderValue::from_static(
-                "<https://api.example.com/v4/items>; rel=\"successor-version\", <https://developer.example.com/deprecation>; rel=\"deprecation\"",
+                "</v4/items>; rel=\"successor-version\", <https://developer.example.com/deprecation>; rel=\"deprecation\"",
             ),
         );
     }
@@ -417,7 +417,7 @@ async fn deprecation_headers_reach_the_very_next_result_and_open_an_incident() {
     let meta = serde_json::to_value(after.meta.as_ref().unwrap()).unwrap();
     assert_eq!(
         meta["dev.toolgate/signals"]["deprecation"]["successor"],
-        "https://api.example.com/v4/items"
+        "/v4/items"
     );
     let incidents = tg.incidents(false).await;
     assert!(

@@ -699,3 +699,93 @@ fn a_maintenance_page_sent_with_a_200_is_unavailability_only_when_the_contract_r
         AttemptResult::Success(_)
     ));
 }
+
+/// A tool whose dependency is at `http://127.0.0.1:8123/api`.
+fn tool_on_own_origin() -> std::sync::Arc<ToolSpec> {
+    let yaml = "dependencies:\n  api: { base_url: \"http://127.0.0.1:8123/api\" }\ntools:\n  t:\n    dependency: api\n    owner: a@example.com\n    request: { path: /x }\n";
+    let env = |_: &str| None;
+    let config = toolgate_config::parse(
+        std::path::Path::new("t.yaml"),
+        yaml,
+        std::path::Path::new("."),
+        &env,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    config.tools["t"].clone()
+}
+
+fn with_headers(status: u16, headers: &[(&str, &str)]) -> Result<UpstreamResponse, SendError> {
+    let mut map = reqwest::header::HeaderMap::new();
+    for (name, value) in headers {
+        map.append(
+            reqwest::header::HeaderName::from_bytes(name.as_bytes()).unwrap(),
+            value.parse().unwrap(),
+        );
+    }
+    Ok(UpstreamResponse {
+        status,
+        headers: map,
+        body: bytes::Bytes::new(),
+        latency: Duration::ZERO,
+        rpc_error: None,
+    })
+}
+
+/// Only the dependency's own scheme, host and port are the operator's: a successor, a
+/// deprecation's page or a redirect the upstream names anywhere else (another host, the
+/// cloud metadata address, a private address, the same host on another port) is a URL
+/// a model could be sent to, so it is not named; a path, or a link on the dependency's
+/// own origin, is.
+#[test]
+fn a_link_an_upstream_names_off_its_own_origin_never_reaches_the_model() {
+    let tool = tool_on_own_origin();
+    let now = chrono::Utc::now();
+    let elsewhere = [
+        "https://evil.example/v2",
+        "//evil.example/v2",
+        "http://169.254.169.254/latest/meta-data/",
+        "http://[::ffff:a9fe:a9fe]/v2",
+        "http://10.0.0.7:8080/admin",
+        "http://127.0.0.1:9999/api/v2",
+        "https://127.0.0.1:8123/api/v2",
+    ];
+    for target in elsewhere {
+        for rel in ["successor-version", "latest-version", "deprecation"] {
+            let link = format!("<{target}>; rel=\"{rel}\"");
+            let sent = with_headers(200, &[("deprecation", "true"), ("link", &link)]);
+            let d = read_signals(&tool, &sent, now).and_then(|s| s.deprecation);
+            let d = d.unwrap_or_else(|| panic!("{link}: no deprecation read"));
+            assert!(d.deprecated, "{link}");
+            assert_eq!((d.successor, d.info), (None, None), "{link}");
+        }
+        match interpret(
+            &tool,
+            with_headers(302, &[("location", target)]),
+            None,
+            false,
+        ) {
+            AttemptResult::Failed {
+                detail: Detail::Redirect { location, .. },
+                ..
+            } => assert_eq!(location, None, "{target}"),
+            other => panic!("{target}: {other:?}"),
+        }
+    }
+    for own in [
+        "/api/v2",
+        "http://127.0.0.1:8123/api/v2",
+        "//127.0.0.1:8123/api/v2",
+    ] {
+        let link = format!("<{own}>; rel=\"successor-version\"");
+        let sent = with_headers(200, &[("deprecation", "true"), ("link", &link)]);
+        let d = read_signals(&tool, &sent, now).and_then(|s| s.deprecation);
+        assert!(d.and_then(|d| d.successor).is_some(), "{own}");
+        match interpret(&tool, with_headers(307, &[("location", own)]), None, false) {
+            AttemptResult::Failed {
+                detail: Detail::Redirect { location, .. },
+                ..
+            } => assert!(location.is_some(), "{own}"),
+            other => panic!("{own}: {other:?}"),
+        }
+    }
+}

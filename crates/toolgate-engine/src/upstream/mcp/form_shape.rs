@@ -9,7 +9,9 @@
 //! objects, `additionalProperties` asking for whatever the user types, a `$ref` to a
 //! definition. A client may render such a form all the same, while toolgate's check of
 //! what it asks for (`secret_form.rs`) reads its top-level fields only; so a form of
-//! another shape is not relayed, whatever it asks.
+//! another shape is not relayed, whatever it asks. A field's `oneOf` (and a
+//! multi-select's `anyOf`) is MCP's titled enum only when each choice is a `const`
+//! value with its words; over schemas it nests like any other keyword.
 
 use serde_json::{Map, Value};
 
@@ -86,6 +88,9 @@ fn field_refusal(field: &Map<String, Value>) -> Option<String> {
         if let Some(key) = nested(items, "") {
             return Some(format!("holds `{key}` in its items"));
         }
+        if let Some(why) = choices_refusal(items) {
+            return Some(format!("{why} in its items"));
+        }
         return nested(field, "items").map(|key| format!("has `{key}`"));
     }
     match kind {
@@ -98,7 +103,43 @@ fn field_refusal(field: &Map<String, Value>) -> Option<String> {
         }
         None => return Some("names no primitive type".to_owned()),
     }
+    if let Some(why) = choices_refusal(field) {
+        return Some(why);
+    }
     nested(field, "").map(|key| format!("has `{key}`"))
+}
+
+/// What a choice of a titled enum may say: its value, and the words shown for it.
+const CHOICE_KEYS: [&str; 3] = ["const", "title", "description"];
+
+/// Why the `oneOf` or `anyOf` of `schema` is not a list of titled choices, when it is
+/// not. MCP writes a titled single-select enum as `oneOf` and a titled multi-select's
+/// items as `anyOf`, each choice a `const` value and its `title`; the same keywords over
+/// schemas (an object of secrets, a `$ref`, a string described as an API key) ask for
+/// whatever those schemas describe, which is no field of a flat form.
+fn choices_refusal(schema: &Map<String, Value>) -> Option<String> {
+    ["oneOf", "anyOf"].into_iter().find_map(|key| {
+        let choices = schema.get(key)?;
+        let Some(choices) = choices.as_array() else {
+            return Some(format!("has a `{key}` that is not a list"));
+        };
+        if choices.iter().all(is_titled_choice) {
+            None
+        } else {
+            Some(format!("has a `{key}` of schemas, not of titled values"))
+        }
+    })
+}
+
+/// `{"const": "s", "title": "Small"}`: a primitive value, and nothing but its words.
+fn is_titled_choice(choice: &Value) -> bool {
+    let Some(choice) = choice.as_object() else {
+        return false;
+    };
+    let value_is_primitive = choice
+        .get("const")
+        .is_some_and(|c| c.is_string() || c.is_number() || c.is_boolean());
+    value_is_primitive && choice.keys().all(|k| CHOICE_KEYS.contains(&k.as_str()))
 }
 
 /// The first nesting keyword `schema` has, but `allowed`.
@@ -169,5 +210,32 @@ mod tests {
         ] {
             assert!(refused(&params).is_some(), "{params}");
         }
+    }
+
+    /// MCP's titled single-select enum is a `oneOf` (and its multi-select an `anyOf` in
+    /// `items`) whose every choice is a `const` value with a `title`; the same keywords
+    /// over schemas ask for anything a schema can describe, an object of secrets among
+    /// them, and nothing of it is one of the form's fields.
+    #[test]
+    fn a_field_choosing_among_schemas_rather_than_titled_values_is_refused() {
+        let object = json!({"type": "object", "properties": {"password": {"type": "string"}}});
+        for field in [
+            json!({"oneOf": [object.clone()]}),
+            json!({"type": "string", "oneOf": [{"const": "s", "title": "S"}, object.clone()]}),
+            json!({"type": "string", "oneOf": [{"$ref": "#/$defs/secret"}]}),
+            json!({"type": "string", "oneOf": [{"type": "string", "description": "your API key"}]}),
+            json!({"oneOf": [{"const": {"token": ""}, "title": "Token"}]}),
+            json!({"oneOf": "s"}),
+            json!({"type": "array", "items": {"anyOf": [object.clone()]}}),
+            json!({"type": "array", "items": {"anyOf": [{"const": "x", "title": "X", "properties": {}}]}}),
+            json!({"anyOf": [object]}),
+        ] {
+            assert!(refused(&form(json!({"v": field}))).is_some(), "{field}");
+        }
+        let titled = form(json!({
+            "size": {"type": "string", "oneOf": [{"const": "s", "title": "Small"}, {"const": "l", "title": "Large"}]},
+            "picks": {"type": "array", "items": {"anyOf": [{"const": "x", "title": "X"}, {"const": "y"}]}},
+        }));
+        assert_eq!(refused(&titled), None);
     }
 }

@@ -141,10 +141,53 @@ async fn log_messages_below_the_clients_level_are_dropped() {
             r#""notifications/message" "debug""#,
             r#""notifications/message" "warning""#,
             r#""notifications/message" "emergency""#,
-            r#""notifications/message" "odd""#,
             r#""notifications/progress" "debug""#,
         ]
     );
+}
+
+/// A level outside MCP's eight (a word of the server's own, another case, a number, none)
+/// is read as `debug`, the least severe, and sent as `debug`: it reaches a client that
+/// set no level, or `debug`, with its words, and passes no stricter filter.
+#[tokio::test]
+async fn a_log_message_of_a_level_outside_the_eight_is_read_as_the_least_severe() {
+    let odd = [
+        serde_json::json!({ "level": "PWNED", "data": "a" }),
+        serde_json::json!({ "level": "ERROR", "data": "b" }),
+        serde_json::json!({ "level": 7, "data": "c" }),
+        serde_json::json!({ "data": "d" }),
+    ];
+    for floor in [None, Some("debug"), Some("info"), Some("emergency")] {
+        let link = Arc::new(SessionLink::new(None));
+        let (out, mut rx) = link_outbound(&link, 16);
+        if let Some(level) = floor {
+            assert!(out.set_log_level(level));
+        }
+        for params in &odd {
+            out.notify("notifications/message", Some(params.clone()));
+        }
+        let mut got = Vec::new();
+        while let Ok(m) = rx.try_recv() {
+            let v: Value = serde_json::from_slice(&m).unwrap();
+            got.push(format!("{} {}", v["params"]["level"], v["params"]["data"]));
+        }
+        let expected: &[&str] = match floor {
+            None | Some("debug") => &[
+                r#""debug" "a""#,
+                r#""debug" "b""#,
+                r#""debug" "c""#,
+                r#""debug" "d""#,
+            ],
+            _ => &[],
+        };
+        assert_eq!(got, expected, "{floor:?}");
+    }
+    for level in [Some("debug"), Some("warning")] {
+        let (tx, mut rx) = mpsc::channel(16);
+        let out = Outbound::new(Some(tx), None, None).with_request_log_level(level);
+        out.notify("notifications/message", Some(odd[0].clone()));
+        assert_eq!(rx.try_recv().is_ok(), level == Some("debug"), "{level:?}");
+    }
 }
 
 /// A 2026-07-28 request is sent log messages only when its `_meta` named a level, and
@@ -191,11 +234,11 @@ async fn a_request_of_the_inline_revision_gets_logs_only_at_the_level_it_named()
     );
     assert_eq!(
         received(Some("warning")),
-        ["warning", "emergency", "odd", "progress"]
+        ["warning", "emergency", "progress"]
     );
     assert_eq!(
         received(Some("loud")),
-        ["debug", "warning", "emergency", "odd", "progress"],
-        "an unknown level reads as everything"
+        ["debug", "warning", "emergency", "debug", "progress"],
+        "an unknown level asked for reads as everything; one sent, as debug"
     );
 }
