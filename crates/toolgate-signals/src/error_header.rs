@@ -23,19 +23,32 @@ fn names_an_error(name: &str) -> bool {
         .any(|end| n.ends_with(end))
 }
 
+/// A header the rate limiter itself names as the refusal's code or reason (Xandr's
+/// `x-ratelimit-code` on its 429s and on the 503s it sheds load with): whatever its
+/// value, the limiter refused the call.
+fn names_a_limiters_refusal(name: &str) -> bool {
+    let n: String = name
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    n.contains("ratelimit") && ["code", "reason"].iter().any(|end| n.ends_with(end))
+}
+
 /// Whether an error header of the reply says the caller passed a usage limit.
 pub(crate) fn says_throttled(headers: &Headers<'_>) -> bool {
     headers.iter().any(|(name, value)| {
-        names_an_error(name)
-            && value.len() <= MAX_VALUE
-            && std::str::from_utf8(value).is_ok_and(|v| {
-                let lower = v.to_ascii_lowercase();
-                crate::passed::says_limit_passed(v)
-                    || lower.contains("throttl")
-                    || lower.contains("ratelimit")
-                    || lower.contains("rate_limit")
-                    || lower.contains("toomanyrequests")
-            })
+        (names_a_limiters_refusal(name) && !value.trim_ascii().is_empty())
+            || names_an_error(name)
+                && value.len() <= MAX_VALUE
+                && std::str::from_utf8(value).is_ok_and(|v| {
+                    let lower = v.to_ascii_lowercase();
+                    crate::passed::says_limit_passed(v)
+                        || lower.contains("throttl")
+                        || lower.contains("ratelimit")
+                        || lower.contains("rate_limit")
+                        || lower.contains("toomanyrequests")
+                })
     })
 }
 
@@ -55,6 +68,16 @@ mod tests {
         assert!(one("X-Gateway-Error", "QuotaExceeded"));
         assert!(one("x-amzn-ErrorType", "ThrottlingException"));
         assert!(one("X-Error-Reason", "rate_limit_exceeded"));
+    }
+
+    #[test]
+    fn a_header_the_rate_limiter_names_for_its_refusal_says_it_refused() {
+        assert!(one("x-ratelimit-code", "member-read-limit"));
+        assert!(one("X-RateLimit-Reason", "burst"));
+        assert!(!one("x-ratelimit-code", ""));
+        // A count or a reset is no refusal.
+        assert!(!one("X-RateLimit-Remaining", "3"));
+        assert!(!one("X-Ratelimit-Reset", "30"));
     }
 
     #[test]

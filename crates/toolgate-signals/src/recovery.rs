@@ -132,6 +132,14 @@ pub(crate) fn read_refusal(status: u16, prefix: &[u8]) -> Option<Recovery> {
     if found.sign_in {
         return Some(Recovery::Credentials);
     }
+    // "Usage limit exceeded for plan Watt" beside `"period": "minute"` is a minute's
+    // limit, which comes back by waiting, not a plan's allowance spent.
+    if let Some(unit) = found.window {
+        for t in &mut found.texts {
+            t.push_str(" per ");
+            t.push_str(unit);
+        }
+    }
     found.reason.or_else(|| {
         let said = said::decide(&found.texts, found.grpc.or(found.soap), status == 403);
         // A body that says in a member of its own that the call may be retried (Increase's
@@ -158,7 +166,16 @@ struct Found {
     sign_in: bool,
     /// A member of the body says the call may be retried ([`RETRYABLE_KEYS`]).
     retryable: bool,
+    /// The window a member names for the limit the body reports (`"period":
+    /// "minute"`, [`WINDOW_KEYS`]): read with the body's words, as "per minute" is.
+    window: Option<&'static str>,
 }
+
+/// Names of a member that states the window a limit counts in.
+const WINDOW_KEYS: [&str; 3] = ["period", "window", "interval"];
+
+/// The windows such a member may name.
+const WINDOW_UNITS: [&str; 7] = ["second", "minute", "hour", "day", "week", "month", "year"];
 
 /// Names of a boolean by which an error says whether the same call may pass when sent
 /// again: Increase's `retryable`, `is_retryable`, `retriable`.
@@ -244,6 +261,14 @@ fn visit(v: &Value, key: Option<&str>, depth: usize, nodes: &mut usize, out: &mu
             let Some(k) = key.map(member_name) else {
                 return;
             };
+            if WINDOW_KEYS.contains(&k.as_str()) {
+                let unit = s.trim().to_ascii_lowercase();
+                let unit = unit.strip_suffix('s').unwrap_or(&unit);
+                if let Some(u) = WINDOW_UNITS.iter().find(|u| **u == unit) {
+                    out.window.get_or_insert(u);
+                }
+                return;
+            }
             if CODE_KEYS.contains(&k.as_str()) || names_a_code(&k) {
                 out.code(&k, s);
             } else if MESSAGE_KEYS.contains(&k.as_str()) || names_a_message(&k) {

@@ -324,6 +324,13 @@ fn parse_name(name: &str) -> Option<Name> {
     // when nothing else names it, the word does, so the two do not merge as `default`.
     // A bare quota under a stem of its own is named by the stem, which its usage
     // field shares.
+    // A period leading the name names the budget and its window, as a trailing one
+    // does (CoreLogic Trestle's `Minute-Quota-Limit` beside `Hour-Quota-Available`).
+    let mut before = before;
+    if policy.is_empty() && before.len() == 1 && is_leading_period(before[0]) {
+        policy.push(before[0]);
+        before.clear();
+    }
     if policy.is_empty() && quota_word && !bare_quota {
         policy.push("quota");
     }
@@ -340,6 +347,15 @@ fn parse_name(name: &str) -> Option<Name> {
         by_shape_alone: false,
         needs_named_limit: false,
     })
+}
+
+/// A period noun that may lead a field's name for the budget it counts (the adjectives,
+/// `x-daily-requests-left`, name the family, as they always have).
+fn is_leading_period(token: &str) -> bool {
+    matches!(
+        token,
+        "second" | "minute" | "hour" | "day" | "week" | "month"
+    )
 }
 
 /// A lower-cased name's tokens, split at `-` and `_` with glued parts split off;

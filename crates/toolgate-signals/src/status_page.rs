@@ -360,6 +360,53 @@ fn by_words(
     reading.finish(partial)
 }
 
+/// Lists named for the parts that failed (YugabyteDB's `/api/v1/health-check`:
+/// `dead_nodes`, `under_replicated_tablets`): a part listed there degrades the whole,
+/// and every such list empty is a clean bill. Read only where nothing else in the
+/// document says how it is.
+fn failure_lists(map: &Map<String, Value>, reading: &mut Reading) {
+    for (k, v) in map.iter().take(MAX_ENTRIES) {
+        let Value::Array(items) = v else {
+            continue;
+        };
+        if !names_failed_parts(k) {
+            continue;
+        }
+        let health = if items.is_empty() {
+            Health::Healthy
+        } else {
+            Health::Degraded
+        };
+        reading.component(k.clone(), format!("{} listed", items.len()), health);
+    }
+}
+
+/// A name whose first word says what follows failed (`dead_nodes`, `failedChecks`,
+/// `unhealthy-hosts`), or that names parts short of their copies (`under_replicated`).
+fn names_failed_parts(key: &str) -> bool {
+    const FAILED: [&str; 5] = ["dead", "failed", "unhealthy", "unreachable", "offline"];
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut prev_lower = false;
+    for c in key.chars().take(64) {
+        let boundary = !c.is_ascii_alphanumeric() || (c.is_ascii_uppercase() && prev_lower);
+        if boundary && !word.is_empty() {
+            words.push(std::mem::take(&mut word));
+        }
+        if c.is_ascii_alphanumeric() {
+            word.push(c.to_ascii_lowercase());
+        }
+        prev_lower = c.is_ascii_lowercase();
+    }
+    if !word.is_empty() {
+        words.push(word);
+    }
+    let first_two = |a: &str, b: &str| {
+        words.first().is_some_and(|w| w == a) && words.get(1).is_some_and(|w| w == b)
+    };
+    (words.len() >= 2 && FAILED.contains(&words[0].as_str())) || first_two("under", "replicated")
+}
+
 /// `application/health+json` and Spring Boot Actuator: the top-level `status` word,
 /// the description, and health+json's `checks` map of arrays.
 fn health_document(root: &Map<String, Value>, status: &str, reading: &mut Reading) {
@@ -715,6 +762,9 @@ fn generic(root: &Value, reading: &mut Reading) {
             }
         }
     }
+    if reading.overall.is_none() && reading.worst_component.is_none() {
+        failure_lists(map, reading);
+    }
     if reading.overall.is_some() || reading.worst_component.is_some() {
         return;
     }
@@ -757,8 +807,10 @@ fn generic(root: &Value, reading: &mut Reading) {
 
 /// Boolean field names whose `true` says something is up (Statping's services say
 /// `online`; uptime monitors `alive` or `reachable`).
-const UP_FLAGS: [&str; 11] = [
+const UP_FLAGS: [&str; 12] = [
     "healthy",
+    // TiDB PD's `/pd/api/v1/health`: each member's `"health": true`.
+    "health",
     "ok",
     "up",
     "available",

@@ -79,6 +79,19 @@ pub struct Unread {
     pub value: String,
 }
 
+/// The response counts the items of a listing (`X-Total-Count`, `Total-Count`, as
+/// OCPI's paginated answers do beside `X-Limit`).
+fn lists_a_total(headers: &Headers<'_>) -> bool {
+    headers.get("x-total-count").is_some() || headers.get("total-count").is_some()
+}
+
+/// A limit that names nothing it limits (`X-Limit`, `Limit`): beside a listing's total
+/// it is the page's size, not a budget.
+fn is_bare_limit(name: &str) -> bool {
+    let name = name.trim();
+    name.eq_ignore_ascii_case("x-limit") || name.eq_ignore_ascii_case("limit")
+}
+
 /// What kind of signal `name` looks like, if any.
 fn kind(name: &str) -> Option<Kind> {
     // Runs on every header of every response: compared in place, nothing allocated.
@@ -190,13 +203,15 @@ pub(crate) fn find_with(
         }
         retirement.read.contains(&i) || told(kind)
     };
+    let listing = lists_a_total(headers);
     headers
         .iter()
         .enumerate()
         .filter(|(i, (name, value))| {
             kind(name).is_some_and(|k| {
                 let placeholder = k == Kind::Quota && is_placeholder_count(value);
-                !(field_told(*i, k) || placeholder || used_of_nothing(name, value))
+                let page_size = listing && is_bare_limit(name);
+                !(field_told(*i, k) || placeholder || page_size || used_of_nothing(name, value))
             })
         })
         .map(|(_, field)| field)

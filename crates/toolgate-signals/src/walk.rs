@@ -148,10 +148,17 @@ fn visit(
     match v {
         Value::Object(map) => {
             let reset_before = out.reset_wait;
+            // An `errors` object keyed by what failed (Shelly Cloud's `{"errors":
+            // {"max_req": "Request limit reached!"}}`, a form's `{"errors": {"email":
+            // "can't be blank"}}`) holds its messages under those keys.
+            let keyed_errors = key.is_some_and(|k| normalise(k) == "errors");
             for (k, child) in map {
                 *nodes += 1;
                 if *nodes > MAX_NODES {
                     return;
+                }
+                if keyed_errors && child.is_string() {
+                    field("message", child, now, out);
                 }
                 field(k, child, now, out);
                 visit(child, Some(k), depth + 1, nodes, now, out);
@@ -328,8 +335,9 @@ fn field(k: &str, v: &Value, now: DateTime<Utc>, out: &mut Walked) {
 /// A field naming when a rate limit resets (`rate_reset`, `RateLimitResetTime`,
 /// `quota_reset_at`): the reset word with a rate-limit word, so `password_reset` is not.
 /// A reset named by nothing else (`reset`, Slite's `resetDate` beside its quota's
-/// `limit`, `reset_at`) is one too: the caller counts a reset only on a throttled
-/// reply, where the only thing a bare reset can be is the throttle's.
+/// `limit`, `reset_at`) is one too, and so is the end of the counting period
+/// (`period_end`): the caller counts a reset only on a throttled reply, where the only
+/// thing a bare reset can be is the throttle's.
 fn is_reset_name(k: &str) -> bool {
     (k.contains("reset")
         && (k.contains("ratelimit")
@@ -340,6 +348,9 @@ fn is_reset_name(k: &str) -> bool {
             k,
             "reset" | "resetat" | "resetdate" | "resettime" | "resetsat" | "resetsin"
         )
+        // The end of the period the calls are counted in is when they come back:
+        // Enphase's `"period": "minute", "period_end": 1401742500`.
+        || matches!(k, "periodend" | "windowend")
 }
 
 /// A reset value: a number is delta seconds or an epoch by its magnitude, a string any

@@ -447,8 +447,11 @@ fn deprecation_form(clause: &str) -> Option<(usize, usize, Form)> {
 }
 
 /// Phrases that announce the end of what they follow, each followed by its date.
-const END_PHRASES: [&str; 17] = [
+const END_PHRASES: [&str; 19] = [
     "will be removed",
+    // "/v1/shipments is sunset on 2025-09-30", "v2 sunsets on …".
+    "is sunset",
+    "sunsets",
     "will no longer be supported",
     "will be retired",
     "will be unavailable",

@@ -40,9 +40,9 @@ use toolgate_signals::{
 };
 
 /// Cases read right, out of every case; raised as the readers improve.
-const FLOOR: usize = 3515;
+const FLOOR: usize = 3611;
 
-const FILES: [(&str, &str); 53] = [
+const FILES: [(&str, &str); 54] = [
     (
         "ratelimit_headers",
         include_str!("corpus/ratelimit_headers.json"),
@@ -82,6 +82,7 @@ const FILES: [(&str, &str); 53] = [
     ("holdout27", include_str!("corpus/holdout27.json")),
     ("holdout28", include_str!("corpus/holdout28.json")),
     ("holdout29", include_str!("corpus/holdout29.json")),
+    ("holdout30", include_str!("corpus/holdout30.json")),
     ("false_alarms", include_str!("corpus/false_alarms.json")),
     ("recovery", include_str!("corpus/recovery.json")),
     ("recovery2", include_str!("corpus/recovery2.json")),

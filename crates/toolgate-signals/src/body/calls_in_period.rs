@@ -46,10 +46,66 @@ pub(super) fn quota(body: &[u8]) -> Option<Quota> {
     let Ok(Value::Object(top)) = serde_json::from_slice::<Value>(body) else {
         return None;
     };
+    let children = || top.values().filter_map(Value::as_object);
     std::iter::once(&top)
-        .chain(top.values().filter_map(Value::as_object))
+        .chain(children())
         .take(MAX_OBJECTS)
         .find_map(budget)
+        .or_else(|| {
+            // A limit that states its own window is plain enough to be looked for one
+            // level further down: Xandr wraps every answer in `response`, its counters
+            // in `response.dbg_info`.
+            let grandchildren = children().flat_map(|c| c.values().filter_map(Value::as_object));
+            std::iter::once(&top)
+                .chain(children())
+                .chain(grandchildren)
+                .take(MAX_OBJECTS)
+                .filter_map(windowed_limit)
+                .min_by_key(|q| q.remaining)
+        })
+}
+
+/// A count beside its limit and that limit's window in seconds, named alike: Xandr's
+/// `dbg_info` (learn.microsoft.com/en-us/xandr/bidders/api-usage-constraints) counts
+/// `"reads": 96` against `"read_limit": 100` per `"read_limit_seconds": 60`, and its
+/// writes the same way. The window's member is what makes the pair a budget; of
+/// several, the one with the fewest calls left.
+fn windowed_limit(object: &Map<String, Value>) -> Option<Quota> {
+    let members: Vec<(Vec<String>, &Value)> = object
+        .iter()
+        .take(MAX_MEMBERS)
+        .map(|(name, v)| (camel_words(name), v))
+        .collect();
+    let find = |words: &[String]| {
+        members
+            .iter()
+            .find(|(w, _)| w.as_slice() == words)
+            .and_then(|(_, v)| v.as_u64())
+    };
+    members
+        .iter()
+        .filter_map(|(words, v)| {
+            let [stem @ .., limit, seconds] = words.as_slice() else {
+                return None;
+            };
+            if stem.is_empty() || limit != "limit" || seconds != "seconds" {
+                return None;
+            }
+            let window = v.as_u64().filter(|s| *s > 0)?;
+            let limit = find(&[stem, &["limit".to_owned()]].concat())?;
+            let mut plural = stem.to_vec();
+            if let Some(last) = plural.last_mut() {
+                last.push('s');
+            }
+            let used = find(stem).or_else(|| find(&plural))?;
+            Some(Quota {
+                limit: Some(limit),
+                remaining: Some(limit.saturating_sub(used)),
+                window: Some(Duration::from_secs(window)),
+                ..Quota::new(stem.join("-"))
+            })
+        })
+        .min_by_key(|q| q.remaining)
 }
 
 /// The budget one object states: its `limit` and a sibling counting calls in a period.
@@ -164,6 +220,19 @@ mod tests {
                 "{body}"
             );
         }
+    }
+
+    #[test]
+    fn a_count_beside_its_limit_and_that_limits_window_is_a_budget() {
+        // Xandr's counters, two levels down; the reads are the nearer to their limit.
+        let xandr = r#"{"response":{"status":"OK","dbg_info":{"reads":96,"read_limit":100,"read_limit_seconds":60,"writes":3,"write_limit":60,"write_limit_seconds":60,"time":38.2}}}"#;
+        let q = quota(xandr.as_bytes()).expect("the reads' budget");
+        assert_eq!(
+            (q.limit, q.remaining, q.window),
+            (Some(100), Some(4), Some(Duration::from_secs(60)))
+        );
+        // Without the window's member a count and a limit named alike say nothing.
+        assert_eq!(quota(br#"{"reads":96,"read_limit":100}"#), None);
     }
 
     #[test]

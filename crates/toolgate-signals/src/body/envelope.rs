@@ -32,8 +32,9 @@ const ERROR_KEYS: [&str; 9] = [
     "fault",
 ];
 
-/// Top-level member names whose `false` is an error.
-const SUCCESS_KEYS: [&str; 2] = ["success", "ok"];
+/// Top-level member names whose `false` is an error; spelled with `is` too (Shelly
+/// Cloud's `{"isok": false, "errors": {…}}`).
+const SUCCESS_KEYS: [&str; 6] = ["success", "ok", "isok", "is_ok", "issuccess", "is_success"];
 
 /// Top-level status words that say the request failed: JSend's `"status": "fail"` /
 /// `"error"`, and the `"status": "0"` of APIs such as Etherscan's

@@ -1141,3 +1141,26 @@ fn a_query_over_a_limit_of_its_own_complexity_or_depth_is_no_throttle() {
         assert!(!read(200, body.as_bytes(), now).rate_limited, "{body}");
     }
 }
+
+#[test]
+fn the_end_of_the_period_a_throttle_counts_in_is_its_wait() {
+    let now = Utc.timestamp_opt(1_748_779_200, 0).unwrap();
+    let enphase = br#"{"reason": "409", "message": ["Usage limit exceeded for plan Watt"], "period": "minute", "period_start": 1748779180, "period_end": 1748779240, "limit": 10}"#;
+    let b = read(409, enphase, now);
+    assert!(b.rate_limited);
+    assert_eq!(b.retry_after, Some(Duration::from_secs(40)));
+    // A period's end in an answer that is not throttled is no wait.
+    let report = br#"{"error": "invalid system id", "period_end": 1748779240}"#;
+    assert_eq!(read(400, report, now).retry_after, None);
+}
+
+#[test]
+fn a_success_flag_spelled_with_is_false_is_an_error_envelope_read_for_its_errors() {
+    let now = Utc.timestamp_opt(1_748_779_200, 0).unwrap();
+    let shelly = br#"{"isok": false, "errors": {"max_req": "Request limit reached!"}}"#;
+    assert!(worth_reading(200, shelly));
+    assert!(read(200, shelly, now).rate_limited);
+    // The same flag true is an answer.
+    let fine = br#"{"isok": true, "data": {"online": true}}"#;
+    assert!(!worth_reading(200, fine));
+}

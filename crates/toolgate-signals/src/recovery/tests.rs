@@ -1137,3 +1137,16 @@ fn please_try_again_is_advice_to_send_the_same_request() {
 mod holdings;
 mod operations;
 mod refusals;
+
+#[test]
+fn a_plans_usage_limit_counted_per_minute_in_a_member_of_its_own_comes_back_by_waiting() {
+    // Enphase's documented throttle (developer.enphase.com/docs, "Throttling").
+    let minute = r#"{"reason": "409", "message": ["Usage limit exceeded for plan Watt"], "period": "minute", "period_start": 1401742440, "period_end": 1401742500, "limit": 10}"#;
+    assert_ne!(said(minute), Some(Recovery::Account));
+    // The month's allowance of the same plan spent is the account's, as in words.
+    let month = r#"{"reason": "409", "message": ["Usage limit exceeded for plan Watt"], "period": "month", "period_end": 1751328000, "limit": 1000}"#;
+    assert_eq!(said(month), Some(Recovery::Account));
+    // A period that names no window (a billing period's label) adds nothing.
+    let label = r#"{"message": "Usage limit exceeded for plan Watt", "period": "2025-05"}"#;
+    assert_eq!(said(label), Some(Recovery::Account));
+}

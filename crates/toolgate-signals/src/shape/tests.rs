@@ -659,3 +659,28 @@ fn a_count_after_its_policys_name_is_the_count() {
         (Some(100), Some(0))
     );
 }
+
+#[test]
+fn a_period_leading_the_name_names_the_budget_and_its_window() {
+    let now = DateTime::from_timestamp(1_748_779_200, 0).unwrap();
+    // CoreLogic Trestle's per-minute and per-hour budgets side by side.
+    let fields: [(&str, &[u8]); 4] = [
+        ("Minute-Quota-Limit", b"180"),
+        ("Minute-Quota-Available", b"170"),
+        ("Hour-Quota-Limit", b"7200"),
+        ("Hour-Quota-Available", b"48"),
+    ];
+    let q = crate::read(200, &Headers::new(&fields), now, crate::Flavour::Auto).quota;
+    let hour = q
+        .iter()
+        .find(|q| q.limit == Some(7200))
+        .expect("the hour's budget");
+    assert_eq!(hour.remaining, Some(48));
+    assert_eq!(hour.window, Some(Duration::from_secs(3600)));
+    let minute = q
+        .iter()
+        .find(|q| q.limit == Some(180))
+        .expect("the minute's budget");
+    assert_eq!(minute.remaining, Some(170));
+    assert_eq!(minute.window, Some(Duration::from_secs(60)));
+}

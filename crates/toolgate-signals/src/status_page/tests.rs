@@ -1252,3 +1252,24 @@ fn a_check_that_did_not_pass_is_down_and_named_by_its_checker() {
     let ok = br#"{"hostname": "web-1", "status": "success", "results": [{"checker": "redis_available", "output": "ok", "passed": true}]}"#;
     assert_eq!(read_response(200, ok).unwrap().health, Health::Healthy);
 }
+
+#[test]
+fn lists_of_failed_parts_say_how_the_whole_is() {
+    // YugabyteDB's yb-master `/api/v1/health-check`.
+    let dead = br#"{"dead_nodes": ["2f0a7d1c"], "most_recent_uptime": 86400, "under_replicated_tablets": []}"#;
+    assert_eq!(read_response(200, dead).unwrap().health, Health::Degraded);
+    let clean =
+        br#"{"dead_nodes": [], "most_recent_uptime": 86400, "under_replicated_tablets": []}"#;
+    assert_eq!(read_response(200, clean).unwrap().health, Health::Healthy);
+    // A list whose name only starts like one (`downloads`, `deadlines`) is data.
+    assert!(read_response(200, br#"{"deadlines": ["2025-06-02"], "count": 1}"#).is_err());
+}
+
+#[test]
+fn members_each_with_a_health_flag_are_the_parts_of_the_whole() {
+    // TiDB PD's `/pd/api/v1/health`: one member of three unhealthy.
+    let pd = br#"[{"name": "pd-1", "health": true}, {"name": "pd-2", "health": false}, {"name": "pd-3", "health": true}]"#;
+    assert_eq!(read_response(200, pd).unwrap().health, Health::Degraded);
+    let all = br#"[{"name": "pd-1", "health": true}, {"name": "pd-2", "health": true}]"#;
+    assert_eq!(read_response(200, all).unwrap().health, Health::Healthy);
+}

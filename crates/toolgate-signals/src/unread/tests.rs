@@ -178,3 +178,11 @@ fn a_list_s_paging_counts_are_not_signals() {
         ["X-Pager-Duty-Remaining: 4"]
     );
 }
+
+#[test]
+fn a_bare_limit_beside_a_listings_total_is_its_page_size() {
+    // OCPI 2.2.1's paginated answers: `X-Total-Count` and `X-Limit` (the page's size).
+    assert!(unread(&[("X-Total-Count", "1"), ("X-Limit", "50")]).is_empty());
+    // Alone, a bare limit is still news: nothing says it is a page's.
+    assert_eq!(unread(&[("X-Limit", "50")]), ["X-Limit: 50"]);
+}

@@ -373,3 +373,25 @@ fn an_end_the_call_reached_is_told_apart_from_a_part_or_a_future_end() {
         assert!(!says_the_call_ended(not_ended, now), "{not_ended}");
     }
 }
+
+#[test]
+fn an_end_written_as_is_sunset_on_a_date_is_the_sunset() {
+    let now = DateTime::parse_from_rfc3339("2025-06-01T12:00:00Z")
+        .unwrap()
+        .with_timezone(&Utc);
+    for text in [
+        "Deprecated: /v1/shipments is sunset on 2025-09-30; use /v2/shipments",
+        "API v1 sunsets on 2025-09-30.",
+    ] {
+        let Said::AboutTheCall(r) = what_it_says(text, now) else {
+            panic!("not about the call: {text}");
+        };
+        assert_eq!(
+            r.sunset
+                .map(|t| t.format("%Y-%m-%d").to_string())
+                .as_deref(),
+            Some("2025-09-30"),
+            "{text}"
+        );
+    }
+}
