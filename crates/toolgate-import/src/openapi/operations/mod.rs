@@ -8,6 +8,7 @@ mod body;
 mod builder;
 mod parameters;
 mod path;
+mod preview;
 mod success;
 mod text;
 
@@ -274,6 +275,8 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
     tool.request_body()?;
     // Every cookie parameter and bound value is known only now.
     tool.cookie_header();
+    // A preview media type the operation requires, in place of an `Accept` argument.
+    tool.required_previews();
     tool.bound_path_and_key_query();
     // The JSON body's argument is named last: a parameter called `body` keeps its name.
     let request = tool.request()?;
