@@ -14,6 +14,9 @@
 //! of its own, such as Google's resource names (`projects/p/locations/l`), with its `/`
 //! kept: each `/`-separated part is encoded as a segment, and empty, `.` and `..` parts
 //! are refused, so the value can add segments but never climb out of the tool's path.
+//! As a query value it keeps RFC 3986's reserved characters as written (OpenAPI's
+//! `allowReserved`), but never `&`, `#` or `%`, which would add a parameter, cut the
+//! query short or smuggle either in as an escape (`argument_text::reserved_list`).
 //! Anywhere else it reads as `{name}`.
 //!
 //! Member names a caller chooses (an object spread into the query or a form, an object
@@ -51,3 +54,6 @@ mod limit_tests;
 
 #[cfg(test)]
 mod pollution_tests;
+
+#[cfg(test)]
+mod reserved_tests;

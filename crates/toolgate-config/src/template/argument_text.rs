@@ -52,6 +52,40 @@ pub(super) fn form_list(items: &[String]) -> String {
         .join(",")
 }
 
+/// A query value the description lets carry RFC 3986's reserved characters as written
+/// (OpenAPI's `allowReserved: true`, written `{+name}` in a query template): `:/?[]@!$'()*+,;=`
+/// are sent as they are, everything else is form-encoded. Three characters are still
+/// encoded because they would change the query's structure rather than the value: `&`
+/// (it would end the pair, and the rest would be a parameter of the caller's choosing),
+/// `#` (it would end the query, and drop every parameter after it) and `%` (not
+/// reserved: an escape the caller writes is sent as its text, so `%26` cannot become an
+/// `&` either). `=` stays: a server splits a pair at its first `=`, so one in the value
+/// is read as part of it. Between a list's items the comma is literal and an item's own
+/// comma is encoded, as in [`form_list`], so `a,b` stays two items; a single value keeps
+/// its commas.
+pub(super) fn reserved_list(items: &[String]) -> String {
+    let keep_commas = items.len() == 1;
+    items
+        .iter()
+        .map(|item| reserved_encoded(item, keep_commas))
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// `text` with the reserved characters [`reserved_list`] keeps left as they are.
+fn reserved_encoded(text: &str, keep_commas: bool) -> String {
+    const KEPT: &[u8] = b"-._~:/?[]@!$'()*+;=";
+    let mut out = String::with_capacity(text.len());
+    for byte in text.bytes() {
+        if byte.is_ascii_alphanumeric() || KEPT.contains(&byte) || (keep_commas && byte == b',') {
+            out.push(char::from(byte));
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    out
+}
+
 /// Text form of an argument for a URL or header: strings as-is, numbers and booleans
 /// printed, arrays joined by commas, objects as JSON; `null` counts as absent.
 fn scalar_text(v: &Value) -> Option<String> {

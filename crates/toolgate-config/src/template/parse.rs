@@ -12,8 +12,8 @@ pub enum Part {
     /// `{name*}`: an argument exploded, one query parameter per list item or object
     /// member; anywhere else it reads as `{name}`.
     Each(String),
-    /// `{+name}`: an argument whose `/` separate path segments; anywhere but the path it
-    /// reads as `{name}`.
+    /// `{+name}`: an argument whose `/` separate path segments; in a query value one
+    /// whose reserved characters are sent as written; anywhere else it reads as `{name}`.
     Segments(String),
 }
 

@@ -5,7 +5,7 @@ use http::header::{HeaderMap, HeaderValue};
 use serde_json::{Map, Value};
 
 use super::argument_text::{
-    comma_joined, cookie_value, exploded, form_encoded, form_list, item_texts,
+    comma_joined, cookie_value, exploded, form_encoded, form_list, item_texts, reserved_list,
 };
 use super::form::form_body;
 use super::multipart;
@@ -174,7 +174,14 @@ impl RequestTemplate {
                     pairs.push(format!("{}={}", form_encoded(key), form_encoded(&value)));
                 }
             } else if let Some(value) =
-                template.render_with(args, form_encoded, |items, _| Ok(form_list(items)))?
+                template.render_with(args, form_encoded, |items, reserved| {
+                    // `{+name}`: the description lets the value carry reserved characters.
+                    Ok(if reserved {
+                        reserved_list(items)
+                    } else {
+                        form_list(items)
+                    })
+                })?
             {
                 pairs.push(format!("{}={value}", form_encoded(name)));
             }

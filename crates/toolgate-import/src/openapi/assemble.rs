@@ -141,10 +141,12 @@ pub(super) fn read(
     };
     let mut auth = emit::auth(root, dialect, dependency, opts.security.as_deref())?;
     let credential_params: HashSet<String> = auth.credential_params.iter().cloned().collect();
-    let (raw_ops, warnings) = operations::list(refs, root_file, root);
+    let listed = operations::list(refs, root_file, root);
+    // A `$ref` refused for where it points says so first, with the fix.
     if let Some(refused) = refs.refused() {
         return Err(refused.to_string());
     }
+    let (raw_ops, warnings) = listed?;
     // A key the spec lists among an operation's arguments is never the model's to give.
     // When nothing the spec's schemes say is sent, it is the dependency's to send.
     let declared: Vec<credentials::Declared<'_>> = raw_ops

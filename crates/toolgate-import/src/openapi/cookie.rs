@@ -163,8 +163,13 @@ pub fn shape(p: &Value, schema: &Value) -> CookieShape {
             ))
         };
     }
+    if let Some(least) = exploded_list_least(p, schema).filter(|n| *n > 1) {
+        return CookieShape::Unsendable(format!(
+            "it is an exploded list of at least {least} items, which OpenAPI writes as the cookie once per item, of which a server keeps one"
+        ));
+    }
     let object = !is_list(schema.as_object().unwrap_or(&serde_json::Map::new()))
-        && (schema.get("type").and_then(Value::as_str) == Some("object")
+        && (super::list_format::single_type(schema) == Some("object")
             || schema.get("properties").is_some());
     if !object {
         return CookieShape::Value;
@@ -198,6 +203,38 @@ pub fn shape(p: &Value, schema: &Value) -> CookieShape {
         CookieShape::Unsendable(
             "it is an object whose members the schema does not name as plain words".into(),
         )
+    }
+}
+
+/// Whether cookie `p`, whose (resolved) schema is `schema`, is an exploded list (the
+/// `form` style's default). OpenAPI writes one as the cookie once per item (`ids=a&ids=b`
+/// in 3.0's table, `ids=a; ids=b` as a `Cookie` header can carry it), and a server keeps
+/// one of the pairs, so it is sent one item a call ([`one_item`]); joined by commas it
+/// would be read as one item `a,b`.
+pub fn exploded_list(p: &Value, schema: &Value) -> bool {
+    exploded_list_least(p, schema).is_some()
+}
+
+/// The `minItems` of an exploded list cookie (0 without one); `None` for anything else.
+fn exploded_list_least(p: &Value, schema: &Value) -> Option<u64> {
+    let m = schema.as_object()?;
+    let explode = p.get("explode").and_then(Value::as_bool).unwrap_or(true);
+    (is_list(m) && explode && p.get("content").is_none())
+        .then(|| m.get("minItems").and_then(Value::as_u64).unwrap_or(0))
+}
+
+/// `schema` held to lists of at most one item.
+pub fn one_item(schema: Value) -> Value {
+    match schema {
+        Value::Object(mut m) if !m.contains_key("$ref") => {
+            let most = m
+                .get("maxItems")
+                .and_then(Value::as_u64)
+                .map_or(1, |n| n.min(1));
+            m.insert("maxItems".into(), json!(most));
+            Value::Object(m)
+        }
+        other => json!({"allOf": [other, {"maxItems": 1}]}),
     }
 }
 

@@ -46,6 +46,22 @@ pub fn as_joined_text(schema: &mut Value, separator: &str) {
     });
 }
 
+/// The one type `schema` names: `type: array`, or OpenAPI 3.1's `type: [array, "null"]`,
+/// whose `null` says only that the value may be empty, so it is styled as the other
+/// type (an object's members spread, a list's items joined). `None` without a type, or
+/// with more than one beside `null`.
+pub fn single_type(schema: &Value) -> Option<&str> {
+    match schema.get("type")? {
+        Value::String(t) => Some(t),
+        Value::Array(ts) => {
+            let mut named = ts.iter().filter_map(Value::as_str).filter(|t| *t != "null");
+            let first = named.next()?;
+            named.next().is_none().then_some(first)
+        }
+        _ => None,
+    }
+}
+
 /// Whether an inline schema is a list's (`type: array`, or `items` without a type).
 pub fn is_list(schema: &Value) -> bool {
     match schema.get("type") {

@@ -935,6 +935,8 @@ mod wire_tests;
 #[cfg(test)]
 mod hostile_tests;
 #[cfg(test)]
+mod reserved_tests;
+#[cfg(test)]
 mod separators_tests;
 #[cfg(test)]
 mod split_tests;

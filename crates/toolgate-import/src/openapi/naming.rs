@@ -16,7 +16,7 @@ pub const MAX_LEN: usize = 64;
 /// The name for an operation before collisions are resolved.
 pub fn base_name(operation_id: Option<&str>, method: &str, path: &str) -> String {
     let raw = match operation_id.map(str::trim) {
-        Some(id) if !id.is_empty() && !opaque(id) => id.to_string(),
+        Some(id) if !id.is_empty() && !opaque(id) && has_ascii_letter(id) => id.to_string(),
         _ => {
             let mut s = method.to_ascii_lowercase();
             for seg in path.split('/').filter(|s| !s.is_empty()) {
@@ -42,6 +42,14 @@ pub fn base_name(operation_id: Option<&str>, method: &str, path: &str) -> String
 fn opaque(id: &str) -> bool {
     let hex: Vec<char> = id.chars().filter(|c| *c != '-').collect();
     hex.len() >= 16 && hex.iter().all(char::is_ascii_hexdigit)
+}
+
+/// Whether an operationId keeps a word once made valid for MCP. One written wholly in
+/// another script (`获取用户`, `получитьПользователя`) or in punctuation would become `_`
+/// throughout, and every such operation `operation`, `operation_2`, …: the method and
+/// path name the tool instead (`get_users_by_id`).
+fn has_ascii_letter(id: &str) -> bool {
+    id.chars().any(|c| c.is_ascii_alphabetic())
 }
 
 /// Replaces every character MCP does not allow by `_`, collapses runs of `_`, trims

@@ -237,3 +237,19 @@ fn a_description_beside_a_parameter_ref_replaces_the_shared_one() {
         out.yaml
     );
 }
+
+#[test]
+fn a_path_item_in_a_file_that_cannot_be_read_fails_the_import_naming_it() {
+    let spec = oas31(
+        json!({
+            "/pets": {"$ref": "pets.yaml#/paths/~1pets"},
+            "/health": {"get": {"operationId": "health", "responses": ok()}},
+        }),
+        json!({}),
+    );
+    let Err(err) = import(&spec) else {
+        panic!("the operations of `/pets` would be missing without a word");
+    };
+    assert!(err.contains("the path `/pets` cannot be read"), "{err}");
+    assert!(err.contains("pets.yaml"), "{err}");
+}

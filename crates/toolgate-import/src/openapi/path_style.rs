@@ -73,7 +73,7 @@ pub fn of(p: &Value, schema: &Value, dialect: Dialect) -> PathStyle {
     if p.get("content").is_some() {
         return PathStyle::AsIs;
     }
-    let kind = schema.get("type").and_then(Value::as_str);
+    let kind = super::list_format::single_type(schema);
     let list = kind == Some("array") || schema.get("items").is_some();
     let object = !list && (kind == Some("object") || schema.get("properties").is_some());
     if !list && !object {

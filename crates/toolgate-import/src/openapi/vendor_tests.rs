@@ -203,3 +203,51 @@ fn a_property_x_ms_mutability_never_reads_is_not_asked_of_a_reply_but_is_still_s
     let text = input.to_string();
     assert!(text.contains("password"), "{text}");
 }
+
+#[test]
+fn a_preview_media_type_the_operation_requires_is_sent_as_its_accept_header() {
+    let op = |id: &str, previews: Value| {
+        json!({"post": {"operationId": id, "x-github": {"previews": previews},
+            "responses": {"201": {"description": "ok"}}}})
+    };
+    let spec = super::directory_tests::spec(
+        json!([{"url": "https://ghe.example.com/api/v3"}]),
+        json!({
+            "/repos/{o}/{r}/generate": op("create_using_template",
+                json!([{"name": "baptiste", "required": true, "note": "…"}])),
+            "/repos/{o}/{r}": op("update", json!([{"name": "nebula", "required": false}])),
+            "/admin/hooks": {"get": {"operationId": "hooks",
+                "parameters": [{"name": "accept", "in": "header", "required": true,
+                    "schema": {"type": "string", "default": "application/vnd.github.superpro-preview+json"}}],
+                "x-github": {"previews": [{"name": "superpro", "required": true}]},
+                "responses": {"200": {"description": "ok"}}}},
+            "/repos/{o}/{r}/topics": {"get": {"operationId": "topics",
+                "parameters": [{"name": "accept", "in": "header", "schema": {"type": "string"}}],
+                "x-github": {"previews": [{"name": "mercy", "required": true}]},
+                "responses": {"200": {"description": "ok"}}}},
+            // A name that is not a media type's word is never written into a header.
+            "/odd": op("odd", json!([{"name": "a b\r\nX: y", "required": true}])),
+        }),
+    );
+    let (out, doc) = import_and_check(&spec);
+    let headers = |tool: &str| doc["tools"][tool]["request"]["headers"].clone();
+    assert_eq!(
+        headers("create_using_template")["Accept"],
+        "application/vnd.github.baptiste-preview+json",
+        "{}",
+        out.yaml
+    );
+    assert!(headers("update").get("Accept").is_none(), "{}", out.yaml);
+    // The operation's own `accept` argument gives way to the preview it requires.
+    assert_eq!(
+        headers("topics"),
+        json!({"Accept": "application/vnd.github.mercy-preview+json"}),
+        "{}",
+        out.yaml
+    );
+    // A value the description fixes that names the preview already is sent as it is.
+    assert!(!out.yaml.contains("does not name"), "{}", out.yaml);
+    let input = &doc["tools"]["topics"]["input_schema"];
+    assert!(input["properties"].get("accept").is_none(), "{input}");
+    assert!(headers("odd").get("Accept").is_none(), "{}", out.yaml);
+}

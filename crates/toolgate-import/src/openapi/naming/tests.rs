@@ -107,3 +107,18 @@ fn an_opaque_operation_id_gives_way_to_method_and_path() {
     assert_eq!(base_name(Some("addFeed"), "GET", "/x"), "addFeed");
     assert_eq!(base_name(Some("deadbeef"), "GET", "/x"), "deadbeef");
 }
+
+#[test]
+fn an_operation_id_with_no_latin_letter_is_named_from_method_and_path() {
+    assert_eq!(
+        base_name(Some("获取用户"), "GET", "/users/{id}"),
+        "get_users_by_id"
+    );
+    assert_eq!(
+        base_name(Some("получитьЗаказ"), "get", "/orders"),
+        "get_orders"
+    );
+    assert_eq!(base_name(Some("--"), "delete", "/items"), "delete_items");
+    // One with a Latin word keeps it.
+    assert_eq!(base_name(Some("获取user"), "get", "/x"), "user");
+}

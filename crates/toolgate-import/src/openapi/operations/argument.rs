@@ -44,6 +44,7 @@ impl Builder<'_> {
                 else {
                     return Ok(());
                 };
+                let value = self.reserved_query_value(p, name, &arg, value);
                 self.query.insert(name.to_string(), value);
             }
             "header" => {
@@ -67,6 +68,25 @@ impl Builder<'_> {
             required,
         });
         Ok(())
+    }
+
+    /// A query value whose parameter says `allowReserved: true` is written `{+arg}`, so
+    /// RFC 3986's reserved characters reach the server as the model wrote them (an OData
+    /// `$filter`'s `/` and `:`); the renderer still encodes `&`, `#` and `%`, which would
+    /// add a parameter or cut the query short. An exploded list (`arg*`) keeps its items
+    /// encoded, with a note: each item is a pair of its own and a template has no
+    /// reserved form of it.
+    fn reserved_query_value(&mut self, p: &Value, name: &str, arg: &str, value: Value) -> Value {
+        if p.get("allowReserved").and_then(Value::as_bool) != Some(true) {
+            return value;
+        }
+        if value.as_str() == Some(format!("{{{arg}}}").as_str()) {
+            return Value::String(format!("{{+{arg}}}"));
+        }
+        self.notes.push(format!(
+            "query parameter `{name}` allows reserved characters, but its list items are each a parameter of their own and are sent percent-encoded"
+        ));
+        value
     }
 
     /// The query template's value for the argument, in the style the parameter asks
@@ -160,7 +180,7 @@ impl Builder<'_> {
         let Some(styled) = self.styled_header_schema(&param, raw_schema) else {
             return;
         };
-        let object = styled.get("type").and_then(Value::as_str) == Some("object")
+        let object = list_format::single_type(&styled) == Some("object")
             || (styled.get("type").is_none() && styled.get("properties").is_some());
         if !object {
             return;

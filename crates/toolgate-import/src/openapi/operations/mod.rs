@@ -8,6 +8,7 @@ mod body;
 mod builder;
 mod parameters;
 mod path;
+mod preview;
 mod success;
 mod text;
 
@@ -154,8 +155,15 @@ pub fn path_items(root: &Value) -> impl Iterator<Item = (&String, &Value)> {
         .flatten()
 }
 
-/// Lists the operations of the spec in its own order.
-pub fn list(refs: &mut Refs, root_file: &Path, root: &Value) -> (Vec<RawOperation>, Vec<String>) {
+/// Lists the operations of the spec in its own order. A path item or operation that is
+/// a `$ref` the import cannot read (another file that is missing, or outside the
+/// folders it may read) fails the import, naming it: its operations would otherwise be
+/// missing from the config with nothing but a comment to say so.
+pub fn list(
+    refs: &mut Refs,
+    root_file: &Path,
+    root: &Value,
+) -> Result<(Vec<RawOperation>, Vec<String>), String> {
     let mut out = Vec::new();
     let mut warnings = Vec::new();
     if PATH_LISTS
@@ -163,15 +171,17 @@ pub fn list(refs: &mut Refs, root_file: &Path, root: &Value) -> (Vec<RawOperatio
         .all(|k| root.get(*k).is_none_or(|v| !v.is_object()))
     {
         warnings.push("the spec has no `paths`".into());
-        return (out, warnings);
+        return Ok((out, warnings));
     }
+    let unreadable = |what: String, e: String| {
+        format!(
+            "{what} cannot be read: {e}; its operations would be missing from the config. Put the file where the `$ref` points (a folder beside the spec's needs `--allow-dir`), or remove the path from the description"
+        )
+    };
     for (path, item) in path_items(root) {
         let (file, item) = match refs.deref(root_file, item) {
             Ok(x) => x,
-            Err(e) => {
-                warnings.push(format!("{path}: {e}"));
-                continue;
-            }
+            Err(e) => return Err(unreadable(format!("the path `{path}`"), e)),
         };
         let shared_params = params_of(refs, &file, item.get("parameters"), &mut warnings);
         let Some(obj) = item.as_object() else {
@@ -186,8 +196,8 @@ pub fn list(refs: &mut Refs, root_file: &Path, root: &Value) -> (Vec<RawOperatio
             let (op_file, op) = match refs.deref(&file, op) {
                 Ok(x) => x,
                 Err(e) => {
-                    warnings.push(format!("{} {path}: {e}", method.to_uppercase()));
-                    continue;
+                    let what = format!("the operation `{} {path}`", method.to_uppercase());
+                    return Err(unreadable(what, e));
                 }
             };
             out.push(RawOperation {
@@ -200,7 +210,7 @@ pub fn list(refs: &mut Refs, root_file: &Path, root: &Value) -> (Vec<RawOperatio
             });
         }
     }
-    (out, warnings)
+    Ok((out, warnings))
 }
 
 fn params_of(
@@ -265,6 +275,8 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
     tool.request_body()?;
     // Every cookie parameter and bound value is known only now.
     tool.cookie_header();
+    // A preview media type the operation requires, in place of an `Accept` argument.
+    tool.required_previews();
     tool.bound_path_and_key_query();
     // The JSON body's argument is named last: a parameter called `body` keeps its name.
     let request = tool.request()?;
@@ -858,10 +870,8 @@ enum QueryStyle {
 /// false` is comma-separated. Swagger 2.0 says `collectionFormat` (`multi` repeats,
 /// `csv`, the default, is commas).
 fn query_style(p: &Value, schema: &Value, dialect: Dialect) -> QueryStyle {
-    let kind = schema
-        .get("type")
-        .or_else(|| p.get("type"))
-        .and_then(Value::as_str);
+    let kind =
+        super::list_format::single_type(schema).or_else(|| p.get("type").and_then(Value::as_str));
     let structured = matches!(kind, Some("array" | "object"))
         || schema.get("items").is_some()
         || schema.get("properties").is_some();

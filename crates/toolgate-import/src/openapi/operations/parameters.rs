@@ -393,6 +393,16 @@ impl Builder<'_> {
                 let required = required && default.is_none();
                 let arg = unique_arg(used, name, location);
                 let mut schema = super::super::cookie::restricted(conv.part(pfile, raw_schema));
+                let styled = conv
+                    .refs_mut()
+                    .deref(pfile, raw_schema)
+                    .map_or_else(|_| raw_schema.clone(), |(_, s)| s);
+                if super::super::cookie::exploded_list(p, &styled) {
+                    schema = super::super::cookie::one_item(schema);
+                    notes.push(format!(
+                        "cookie `{name}` is an exploded list, which OpenAPI writes as the cookie once per item and a server reads one of: it takes one item a call"
+                    ));
+                }
                 if let (Value::Object(m), Some(Value::String(d))) =
                     (&mut schema, p.get("description"))
                 {

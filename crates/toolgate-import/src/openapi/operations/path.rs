@@ -69,7 +69,7 @@ impl Builder<'_> {
                 *schema = json!({"type": "string", "description": format!("{described}{how}")});
                 notes.push(format!(
                     "path parameter `{name}` is a {} the model writes as one text, as its style sends it",
-                    if styled.1.get("type").and_then(Value::as_str) == Some("array") { "list" } else { "structure" }
+                    if super::super::list_format::single_type(&styled.1) == Some("array") { "list" } else { "structure" }
                 ));
             }
             PathStyle::Items(1) => {
