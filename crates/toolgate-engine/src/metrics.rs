@@ -7,7 +7,6 @@
 
 use std::fmt::Write as _;
 use std::sync::Arc;
-use std::time::Duration;
 
 use prometheus_client::encoding::{EncodeLabelSet, EncodeLabelValue, LabelValueEncoder};
 use prometheus_client::metrics::counter::Counter;
@@ -18,6 +17,9 @@ use prometheus_client::registry::Registry;
 use toolgate_resilience::ErrorClass;
 
 use crate::dependency::Snapshot;
+
+mod series;
+pub use series::{OutcomeCounters, RouteSeries};
 
 /// An error class as a label value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -277,6 +279,9 @@ pub struct Metrics {
     pub unread_headers: Family<UnreadLabels, Counter>,
     /// The series of `unread_headers` so far, to bound them.
     unread_series: std::sync::Mutex<std::collections::HashSet<UnreadLabels>>,
+    /// The anonymous caller's `toolgate_agent_calls_total` series, kept from their
+    /// first count (a named agent keeps its own with its state).
+    anonymous_calls: OutcomeCounters,
     /// `toolgate_agent_calls_total{agent,outcome}`.
     pub agent_calls: Family<AgentLabels, Counter>,
     /// `toolgate_agent_quota_local_total`: agents' quota decisions made on a replica's
@@ -390,6 +395,7 @@ impl Metrics {
             fleet_view: Family::default(),
             unread_headers: Family::default(),
             unread_series: Default::default(),
+            anonymous_calls: OutcomeCounters::default(),
             agent_calls: Family::default(),
             agent_quota_local: Counter::default(),
             token_exchanges: Family::default(),
@@ -621,30 +627,6 @@ impl Metrics {
             }
         }
         self.unread_headers.get_or_create(&labels).inc();
-    }
-
-    /// Counts one upstream attempt that ended with `status` and, when it got an
-    /// answer, that answer's `latency`.
-    pub fn record_attempt(
-        &self,
-        dependency: &str,
-        tool: &Arc<str>,
-        status: StatusLabel,
-        latency: Option<Duration>,
-    ) {
-        let dependency: Arc<str> = Arc::from(dependency);
-        self.upstream_requests
-            .get_or_create(&UpstreamLabels {
-                dependency: dependency.clone(),
-                tool: tool.clone(),
-                status,
-            })
-            .inc();
-        if let Some(latency) = latency {
-            self.upstream_latency
-                .get_or_create(&DependencyLabel { dependency })
-                .observe(latency.as_secs_f64());
-        }
     }
 
     /// Updates the per-dependency gauges from a snapshot.
