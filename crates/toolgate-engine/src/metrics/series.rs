@@ -17,6 +17,7 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::Histogram;
 use toolgate_resilience::ErrorClass;
 
@@ -85,6 +86,17 @@ pub struct RouteSeries {
     attempts: StatusCounters,
     /// `toolgate_upstream_latency_seconds{dependency}`.
     latency: OnceLock<Histogram>,
+}
+
+/// The gauges of one dependency's state that every call sets from its snapshot.
+#[derive(Debug, Default)]
+pub struct DependencySeries {
+    /// `toolgate_circuit_state{dependency}`.
+    pub(super) circuit: OnceLock<Gauge>,
+    /// `toolgate_brownout{dependency}`.
+    pub(super) brownout: OnceLock<Gauge>,
+    /// `toolgate_account_held{dependency}`.
+    pub(super) account_held: OnceLock<Gauge>,
 }
 
 impl Metrics {

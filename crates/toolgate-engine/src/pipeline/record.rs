@@ -35,7 +35,7 @@ pub(super) fn record<U: Upstream>(
     let snapshot = route.dependency.call_snapshot(now);
     services
         .metrics
-        .record_dependency(&spec.dependency.name, &snapshot);
+        .record_dependency(&spec.dependency.name, &route.dependency.series, &snapshot);
     let notes = call_notes(
         spec,
         &call,

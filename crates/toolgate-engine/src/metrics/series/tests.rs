@@ -159,3 +159,35 @@ fn the_anonymous_callers_calls_are_counted_under_its_label() {
         Some(r#"toolgate_agent_calls_total{agent="anonymous",outcome="forbidden"} 1"#)
     );
 }
+
+#[test]
+fn a_dependencys_gauges_read_its_latest_snapshot_through_the_kept_series() {
+    let metrics = Metrics::new();
+    let state = crate::dependency::DependencyState::new(Arc::new(crate::fixtures::dependency(
+        "api",
+        "http://127.0.0.1:9",
+    )));
+    let now = tokio::time::Instant::now();
+    let mut snapshot = state.call_snapshot(now);
+    metrics.record_dependency("api", &state.series, &snapshot);
+    snapshot.latency.brownout = true;
+    metrics.record_dependency("api", &state.series, &snapshot);
+    let text = metrics.render();
+    assert_eq!(
+        line(&text, r#"toolgate_brownout{dependency="api"}"#),
+        Some(r#"toolgate_brownout{dependency="api"} 1"#)
+    );
+    // A state built anew (a reloaded config's) sets the same series.
+    let reloaded = crate::dependency::DependencyState::new(Arc::new(crate::fixtures::dependency(
+        "api",
+        "http://127.0.0.1:9",
+    )));
+    snapshot.latency.brownout = false;
+    metrics.record_dependency("api", &reloaded.series, &snapshot);
+    let text = metrics.render();
+    assert_eq!(
+        line(&text, r#"toolgate_brownout{dependency="api"}"#),
+        Some(r#"toolgate_brownout{dependency="api"} 0"#)
+    );
+    assert!(line(&text, r#"toolgate_circuit_state{dependency="api"}"#).is_some());
+}
