@@ -88,6 +88,8 @@ pub struct AgentState {
     keys: Arc<AgentKeys>,
     /// What its calls' replies hold of the reply memory (`gateway.reply_share`).
     replies: Arc<toolgate_resilience::ReplyShare>,
+    /// Its `toolgate_agent_calls_total` series, kept from their first count.
+    calls: crate::metrics::OutcomeCounters,
 }
 
 impl AgentState {
@@ -98,6 +100,7 @@ impl AgentState {
             tat: std::sync::Mutex::new(None),
             running: AtomicU32::new(0),
             replies: Arc::default(),
+            calls: crate::metrics::OutcomeCounters::default(),
         }
     }
 }
@@ -118,6 +121,11 @@ impl CallAgent {
     /// The agent's spec.
     pub fn spec(&self) -> &Arc<AgentSpec> {
         &self.state.spec
+    }
+
+    /// Its `toolgate_agent_calls_total` series, kept from their first count.
+    pub fn calls(&self) -> &crate::metrics::OutcomeCounters {
+        &self.state.calls
     }
 
     /// What its calls' replies hold of the reply memory, within its share.

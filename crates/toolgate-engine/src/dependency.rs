@@ -108,6 +108,8 @@ pub struct DependencyState {
     pub replies: std::sync::Arc<toolgate_resilience::ReplyShare>,
     inner: Mutex<Inner>,
     fleet: Option<Fleet>,
+    /// Its gauges, kept from their first use.
+    pub(crate) series: crate::metrics::DependencySeries,
 }
 
 /// What the breaker, the concurrency limit and the pacer decided before an attempt.
@@ -327,6 +329,7 @@ impl DependencyState {
         DependencyState {
             fleet,
             spec,
+            series: crate::metrics::DependencySeries::default(),
             replies: std::sync::Arc::default(),
             inner: Mutex::new(Inner {
                 breaker: CircuitBreaker::default(),

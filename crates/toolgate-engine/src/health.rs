@@ -72,7 +72,9 @@ pub async fn report_for(
             continue;
         }
         let snap = state.report_snapshot(now).await;
-        gateway.metrics().record_dependency(name, &snap);
+        gateway
+            .metrics()
+            .record_dependency(name, &state.series, &snap);
         let mut tools: Vec<&str> = routes
             .values()
             .filter(|r| &r.spec.dependency.name == name && may_see(&r.spec.name))

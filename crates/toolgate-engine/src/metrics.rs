@@ -7,7 +7,6 @@
 
 use std::fmt::Write as _;
 use std::sync::Arc;
-use std::time::Duration;
 
 use prometheus_client::encoding::{EncodeLabelSet, EncodeLabelValue, LabelValueEncoder};
 use prometheus_client::metrics::counter::Counter;
@@ -18,6 +17,9 @@ use prometheus_client::registry::Registry;
 use toolgate_resilience::ErrorClass;
 
 use crate::dependency::Snapshot;
+
+mod series;
+pub use series::{DependencySeries, OutcomeCounters, RouteSeries};
 
 /// An error class as a label value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -277,6 +279,9 @@ pub struct Metrics {
     pub unread_headers: Family<UnreadLabels, Counter>,
     /// The series of `unread_headers` so far, to bound them.
     unread_series: std::sync::Mutex<std::collections::HashSet<UnreadLabels>>,
+    /// The anonymous caller's `toolgate_agent_calls_total` series, kept from their
+    /// first count (a named agent keeps its own with its state).
+    anonymous_calls: OutcomeCounters,
     /// `toolgate_agent_calls_total{agent,outcome}`.
     pub agent_calls: Family<AgentLabels, Counter>,
     /// `toolgate_agent_quota_local_total`: agents' quota decisions made on a replica's
@@ -390,6 +395,7 @@ impl Metrics {
             fleet_view: Family::default(),
             unread_headers: Family::default(),
             unread_series: Default::default(),
+            anonymous_calls: OutcomeCounters::default(),
             agent_calls: Family::default(),
             agent_quota_local: Counter::default(),
             token_exchanges: Family::default(),
@@ -623,58 +629,33 @@ impl Metrics {
         self.unread_headers.get_or_create(&labels).inc();
     }
 
-    /// Counts one upstream attempt that ended with `status` and, when it got an
-    /// answer, that answer's `latency`.
-    pub fn record_attempt(
-        &self,
-        dependency: &str,
-        tool: &Arc<str>,
-        status: StatusLabel,
-        latency: Option<Duration>,
-    ) {
-        let dependency: Arc<str> = Arc::from(dependency);
-        self.upstream_requests
-            .get_or_create(&UpstreamLabels {
-                dependency: dependency.clone(),
-                tool: tool.clone(),
-                status,
-            })
-            .inc();
-        if let Some(latency) = latency {
-            self.upstream_latency
-                .get_or_create(&DependencyLabel { dependency })
-                .observe(latency.as_secs_f64());
-        }
-    }
-
-    /// Updates the per-dependency gauges from a snapshot.
-    pub fn record_dependency(&self, dependency: &str, s: &Snapshot) {
-        let dependency: Arc<str> = Arc::from(dependency);
-        for q in &s.quotas {
-            let labels = QuotaLabels {
-                dependency: dependency.clone(),
-                policy: q.policy.clone(),
-            };
-            if let Some(r) = q.remaining {
-                self.quota_remaining
-                    .get_or_create(&labels)
-                    .set(i64::try_from(r).unwrap_or(i64::MAX));
-            }
-            if let Some(l) = q.limit {
-                self.quota_limit
-                    .get_or_create(&labels)
-                    .set(i64::try_from(l).unwrap_or(i64::MAX));
+    /// Updates the gauges of the dependency `name` from a snapshot of its state. The
+    /// three gauges every snapshot sets are kept in `kept` (the state's) from their
+    /// first use; the quotas' series, named by the policies replies announce, are
+    /// looked up.
+    pub fn record_dependency(&self, name: &str, kept: &DependencySeries, s: &Snapshot) {
+        if !s.quotas.is_empty() {
+            let dependency: Arc<str> = Arc::from(name);
+            for q in &s.quotas {
+                let labels = QuotaLabels {
+                    dependency: dependency.clone(),
+                    policy: q.policy.clone(),
+                };
+                if let Some(r) = q.remaining {
+                    self.quota_remaining
+                        .get_or_create(&labels)
+                        .set(i64::try_from(r).unwrap_or(i64::MAX));
+                }
+                if let Some(l) = q.limit {
+                    self.quota_limit
+                        .get_or_create(&labels)
+                        .set(i64::try_from(l).unwrap_or(i64::MAX));
+                }
             }
         }
-        let label = DependencyLabel { dependency };
-        self.circuit_state
-            .get_or_create(&label)
-            .set(s.breaker.as_gauge());
-        self.brownout
-            .get_or_create(&label)
-            .set(i64::from(s.latency.brownout));
-        self.account_held
-            .get_or_create(&label)
+        kept_gauge(&self.circuit_state, &kept.circuit, name).set(s.breaker.as_gauge());
+        kept_gauge(&self.brownout, &kept.brownout, name).set(i64::from(s.latency.brownout));
+        kept_gauge(&self.account_held, &kept.account_held, name)
             .set(i64::from(s.account_held.is_some()));
     }
 
@@ -702,4 +683,19 @@ impl Metrics {
         }
         out
     }
+}
+
+/// The gauge kept in `slot`, found in `family` under `dependency` the first time.
+fn kept_gauge<'a>(
+    family: &Family<DependencyLabel, Gauge>,
+    slot: &'a std::sync::OnceLock<Gauge>,
+    dependency: &str,
+) -> &'a Gauge {
+    slot.get_or_init(|| {
+        family
+            .get_or_create(&DependencyLabel {
+                dependency: Arc::from(dependency),
+            })
+            .clone()
+    })
 }

@@ -337,7 +337,7 @@ fn arguments_within_limit(args: &Map<String, Value>) -> Result<(), RenderError> 
 
 /// The finished URL must reach the base URL's origin, and be short enough to send.
 fn url_sendable(base: &url::Url, url: &url::Url) -> Result<(), RenderError> {
-    if url.origin() != base.origin() {
+    if !same_origin(base, url) {
         return Err(RenderError(
             "the arguments would change the upstream host".into(),
         ));
@@ -350,6 +350,20 @@ fn url_sendable(base: &url::Url, url: &url::Url) -> Result<(), RenderError> {
         )));
     }
     Ok(())
+}
+
+/// Whether `url` has `base`'s origin. For the schemes whose origin is their scheme,
+/// host and port, these are compared where they stand: `Url::origin` copies both
+/// URLs' scheme and host into new strings, on every call. Any other scheme's origin is
+/// compared as `Url::origin` does (an opaque origin equals no other).
+fn same_origin(base: &url::Url, url: &url::Url) -> bool {
+    if matches!(base.scheme(), "http" | "https" | "ws" | "wss" | "ftp") {
+        url.scheme() == base.scheme()
+            && url.host() == base.host()
+            && url.port_or_known_default() == base.port_or_known_default()
+    } else {
+        url.origin() == base.origin()
+    }
 }
 
 /// "8 KiB", "1 MiB".
@@ -395,3 +409,6 @@ fn render_body(template: &Value, args: &Map<String, Value>) -> Option<Value> {
         other => Some(other.clone()),
     }
 }
+
+#[cfg(test)]
+mod origin_tests;

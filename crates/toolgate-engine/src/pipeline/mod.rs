@@ -132,11 +132,8 @@ pub async fn run<U: Upstream>(
         None => run_admitted(route, services, args, origin, ctx).await,
     };
     if origin == Origin::Agent {
-        let labels = crate::metrics::AgentLabels {
-            agent: crate::agents::label(agent).to_string(),
-            outcome: crate::metrics::ResultLabel(outcome.result.as_ref().err().map(|f| f.class)),
-        };
-        services.metrics.agent_calls.get_or_create(&labels).inc();
+        let class = outcome.result.as_ref().err().map(|f| f.class);
+        services.metrics.count_agent_call(agent, class);
     }
     if let Some((log, started)) = audit {
         let record = started.finish(
@@ -536,7 +533,8 @@ fn read_reply<U: Upstream>(
 ) -> (Option<Signals>, Option<String>) {
     let spec = &route.spec;
     if let Some(status) = crate::upstream::status_label(sent) {
-        services.metrics.record_attempt(
+        services.metrics.count_attempt(
+            &route.series,
             &spec.dependency.name,
             &route.label,
             status,

@@ -14,7 +14,7 @@ use super::incident::{self, NO_DIFF};
 use super::signals::{self, CallSignals};
 use super::{Call, CallOutcome, Failure, Origin, Route, Services, Structured};
 use crate::explain;
-use crate::metrics::{CallLabels, Class, ResultLabel as CallResult, SequenceLabels};
+use crate::metrics::{Class, SequenceLabels};
 use crate::sync::lock;
 use crate::upstream::Upstream;
 
@@ -35,7 +35,7 @@ pub(super) fn record<U: Upstream>(
     let snapshot = route.dependency.call_snapshot(now);
     services
         .metrics
-        .record_dependency(&spec.dependency.name, &snapshot);
+        .record_dependency(&spec.dependency.name, &route.dependency.series, &snapshot);
     let notes = call_notes(
         spec,
         &call,
@@ -71,11 +71,9 @@ fn count_call<U: Upstream>(
 ) {
     // Probe traffic stays out of the user-facing numbers (it has its own metric).
     if call.origin == Origin::Agent {
-        let labels = CallLabels {
-            tool: route.label.clone(),
-            outcome: CallResult(class),
-        };
-        services.metrics.tool_calls.get_or_create(&labels).inc();
+        services
+            .metrics
+            .count_tool_call(&route.series, &route.label, class);
         if let Some((first, ended)) = call.retry.sequence() {
             services
                 .metrics

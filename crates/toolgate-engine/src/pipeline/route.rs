@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use crate::dependency::DependencyState;
-use crate::metrics::Metrics;
+use crate::metrics::{Metrics, RouteSeries};
 use crate::tool_state::ToolState;
 use crate::watch::incidents::Incidents;
 use toolgate_config::ToolSpec;
@@ -25,6 +25,9 @@ pub struct Route<U> {
     pub upstream: U,
     /// The tool name as a metric label, allocated once.
     pub label: Arc<str>,
+    /// The metric series every call of the tool counts into, kept from their first
+    /// count; a reloaded config's route looks them up again.
+    pub series: RouteSeries,
 }
 
 impl<U> Route<U> {
@@ -50,6 +53,7 @@ impl<U> Route<U> {
             dependency,
             upstream,
             label,
+            series: RouteSeries::default(),
         }
     }
 }

@@ -96,10 +96,7 @@ pub struct Announced {
 pub fn announced(body: &[u8], now: DateTime<Utc>) -> Option<Announced> {
     let prefix = &body[..body.len().min(MAX_TEXT)];
     // Read for every refused 2xx: only a body that names maintenance is parsed.
-    if !prefix
-        .windows(11)
-        .any(|w| w.eq_ignore_ascii_case(b"maintenance"))
-    {
+    if !names_the_word(prefix) {
         return None;
     }
     let says = match serde_json::from_slice::<Value>(prefix) {
@@ -119,6 +116,18 @@ pub fn announced(body: &[u8], now: DateTime<Utc>) -> Option<Announced> {
     // The end is read the way a 503's maintenance body is.
     says.then(|| Announced {
         wait: super::wait(503, prefix, now),
+    })
+}
+
+/// Whether `text` holds the word "maintenance", in any case. Every 2xx reply's first
+/// 4 KiB are read for it, so the search jumps from one `m` or `M` to the next (a
+/// vectorised search) and compares the word only there: comparing a window at every
+/// byte cost about 12 instructions a byte, a tenth of a whole call's work.
+fn names_the_word(text: &[u8]) -> bool {
+    const WORD: &[u8] = b"maintenance";
+    memchr::memchr2_iter(b'm', b'M', text).any(|at| {
+        text.get(at..at + WORD.len())
+            .is_some_and(|w| w.eq_ignore_ascii_case(WORD))
     })
 }
 

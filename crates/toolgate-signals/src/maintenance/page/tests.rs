@@ -68,3 +68,39 @@ fn a_business_field_about_maintenance_is_not_the_services_word() {
         assert_eq!(wait(body), None, "{body}");
     }
 }
+
+#[test]
+fn the_word_is_found_in_any_case_wherever_it_starts_and_only_whole() {
+    let word = b"maintenance";
+    // Bodies of `m`s and near misses around one spelling of the word at each place.
+    for spelling in [&b"maintenance"[..], b"MAINTENANCE", b"MaInTeNaNcE"] {
+        for at in [0, 1, 7, 100] {
+            let mut text = b"mmaint mainten Maintenanc m".repeat(4)[..at].to_vec();
+            text.extend_from_slice(spelling);
+            text.extend_from_slice(b" mm");
+            assert!(
+                super::names_the_word(&text),
+                "{}",
+                String::from_utf8_lossy(&text)
+            );
+            // The same text with the word cut short by one letter holds none.
+            let cut: Vec<u8> = text[..at + word.len() - 1].to_vec();
+            assert!(
+                !super::names_the_word(&cut),
+                "{}",
+                String::from_utf8_lossy(&cut)
+            );
+        }
+    }
+    assert!(!super::names_the_word(b""));
+    assert!(!super::names_the_word(b"maintenanc"));
+}
+
+#[test]
+fn a_page_naming_maintenance_past_the_bytes_read_is_not_read() {
+    // The word only after the first 4 KiB: the bytes read do not name it.
+    let late = format!("{}we are down for maintenance", " ".repeat(4096));
+    assert_eq!(wait(&late), None);
+    let early = format!("we are down for maintenance{}", " ".repeat(4096));
+    assert!(wait(&early).is_some());
+}
