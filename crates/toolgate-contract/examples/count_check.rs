@@ -8,9 +8,10 @@
 //! ```
 //!
 //! The body is checked as a call checks it (`ResponseContract::vouch`, noting escape
-//! sites for the answer) against `bench/run`'s contract (`fixtures/search_schema.json`);
-//! `plain` as a third argument checks it as other callers do (`vouches_for`). Divide
-//! the instructions of `check_times` by the count.
+//! sites for the answer) against `bench/run`'s contract (`fixtures/search_schema.json`),
+//! or against the JSON Schema in the file a fourth argument names; `plain` as the third
+//! checks it as other callers do (`vouches_for`), `vouch` as a call does. Divide the
+//! instructions of `check_times` by the count.
 
 use std::hint::black_box;
 use std::process::ExitCode;
@@ -21,10 +22,20 @@ use toolgate_contract::ResponseContract;
 fn main() -> ExitCode {
     let mut args = std::env::args().skip(1);
     let (Some(path), Some(times)) = (args.next(), args.next()) else {
-        eprintln!("usage: count_check BODY_FILE TIMES [plain]");
+        eprintln!("usage: count_check BODY_FILE TIMES [plain|vouch] [SCHEMA_FILE]");
         return ExitCode::FAILURE;
     };
     let plain = args.next().as_deref() == Some("plain");
+    let schema_text = match args.next() {
+        Some(file) => match std::fs::read_to_string(&file) {
+            Ok(text) => text,
+            Err(e) => {
+                eprintln!("cannot read {file}: {e}");
+                return ExitCode::FAILURE;
+            }
+        },
+        None => include_str!("../fixtures/search_schema.json").to_string(),
+    };
     let Ok(times) = times.parse::<u32>() else {
         eprintln!("TIMES must be a whole number, not `{times}`");
         return ExitCode::FAILURE;
@@ -36,17 +47,17 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let schema: Value = match serde_json::from_str(include_str!("../fixtures/search_schema.json")) {
+    let schema: Value = match serde_json::from_str(&schema_text) {
         Ok(schema) => schema,
         Err(e) => {
-            eprintln!("the fixture schema does not parse: {e}");
+            eprintln!("the schema does not parse: {e}");
             return ExitCode::FAILURE;
         }
     };
     let contract = match ResponseContract::compile(&schema, None) {
         Ok(contract) => contract,
         Err(e) => {
-            eprintln!("the fixture schema does not compile: {e}");
+            eprintln!("the schema does not compile: {e}");
             return ExitCode::FAILURE;
         }
     };

@@ -13,7 +13,9 @@
 //! stateless (2026-07-28) calls get it. `request`: the request side of that call —
 //! reading `bench/run`'s `tools/call` envelope once, deciding its era, checking the
 //! arguments against the tool's input schema and rendering the upstream request.
-//! Divide the instructions of `answer_times` or `request_times` by the count.
+//! A fourth argument names a file holding another response contract (a JSON Schema)
+//! for the body. Divide the instructions of `answer_times` or `request_times` by the
+//! count.
 
 use std::hint::black_box;
 use std::process::ExitCode;
@@ -43,8 +45,10 @@ tools:
     input_schema: {"type":"object","required":["query"],"properties":{"query":{"type":"string","description":"What to search for."}}}
     contract:
       version: "3.1"
-      response_schema: {"type":"object","required":["query","results","total"],"properties":{"query":{"type":"string"},"total":{"type":"integer","minimum":0},"next_cursor":{"type":["string","null"]},"results":{"type":"array","items":{"$ref":"#/$defs/result"}}},"$defs":{"result":{"type":"object","required":["title","url","snippet","score"],"properties":{"title":{"type":"string"},"url":{"type":"string"},"snippet":{"type":"string"},"score":{"type":"number","minimum":0,"maximum":1},"published":{"type":["string","null"]},"tags":{"type":"array","items":{"type":"string"}},"source":{"$ref":"#/$defs/source"}}},"source":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"domain":{"type":"string"},"rank":{"type":"integer"}}}}}
-"##;
+      response_schema: "##;
+
+/// `bench/run`'s response contract, the default.
+const SCHEMA: &str = r##"{"type":"object","required":["query","results","total"],"properties":{"query":{"type":"string"},"total":{"type":"integer","minimum":0},"next_cursor":{"type":["string","null"]},"results":{"type":"array","items":{"$ref":"#/$defs/result"}}},"$defs":{"result":{"type":"object","required":["title","url","snippet","score"],"properties":{"title":{"type":"string"},"url":{"type":"string"},"snippet":{"type":"string"},"score":{"type":"number","minimum":0,"maximum":1},"published":{"type":["string","null"]},"tags":{"type":"array","items":{"type":"string"}},"source":{"$ref":"#/$defs/source"}}},"source":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"domain":{"type":"string"},"rank":{"type":"integer"}}}}}"##;
 
 /// `bench/run`'s stateless `tools/call` body (`call_body web_search … "$META"`).
 const REQUEST: &[u8] = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"web_search","arguments":{"query":"rust tool gateway"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
@@ -52,7 +56,7 @@ const REQUEST: &[u8] = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params
 fn main() -> ExitCode {
     let mut args = std::env::args().skip(1);
     let (Some(path), Some(times), Some(stage)) = (args.next(), args.next(), args.next()) else {
-        eprintln!("usage: count_answer BODY_FILE TIMES answer|request");
+        eprintln!("usage: count_answer BODY_FILE TIMES answer|request [SCHEMA_FILE]");
         return ExitCode::FAILURE;
     };
     let Ok(times) = times.parse::<u32>() else {
@@ -66,7 +70,18 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let tool = match bench_tool() {
+    let schema = match args.next() {
+        Some(file) => match std::fs::read_to_string(&file) {
+            // JSON is YAML: the schema goes into the config on one line.
+            Ok(text) => text.replace('\n', " "),
+            Err(e) => {
+                eprintln!("cannot read {file}: {e}");
+                return ExitCode::FAILURE;
+            }
+        },
+        None => SCHEMA.to_string(),
+    };
+    let tool = match bench_tool(&schema) {
         Ok(tool) => tool,
         Err(e) => {
             eprintln!("the bench's config does not load: {e}");
@@ -95,11 +110,11 @@ fn main() -> ExitCode {
     ExitCode::SUCCESS
 }
 
-fn bench_tool() -> Result<Arc<ToolSpec>, String> {
+fn bench_tool(schema: &str) -> Result<Arc<ToolSpec>, String> {
     let dir = std::env::temp_dir().join(format!("count_answer-{}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
     let file = dir.join("toolgate.yaml");
-    std::fs::write(&file, CONFIG).map_err(|e| e.to_string())?;
+    std::fs::write(&file, format!("{CONFIG}{schema}\n")).map_err(|e| e.to_string())?;
     let config = toolgate_config::load(&file).map_err(|e| e.to_string());
     let _ = std::fs::remove_dir_all(&dir);
     config?

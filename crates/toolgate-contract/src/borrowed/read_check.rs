@@ -31,7 +31,7 @@ use std::sync::Arc;
 use jsonschema::Validator;
 use serde_json::Number;
 
-use super::scan::{EscapeNotes, Reader};
+use super::scan::{EscapeNotes, QuotedName, Reader};
 use super::{Borrowed, Doc, EscapeSites};
 
 /// Index of a [`Node`] in [`ReadCheck::nodes`].
@@ -140,6 +140,8 @@ struct Member {
     /// Whether JSON writes `name` as its own bytes (no quote, backslash or control
     /// character to escape), so a body's name can be compared with it byte for byte.
     written_as_is: bool,
+    /// The name with its quotes in words, when short enough (see [`QuotedName`]).
+    quoted: Option<QuotedName>,
     schema: Option<NodeId>,
     required_bit: u64,
 }
@@ -200,6 +202,16 @@ impl ReadCheck {
         };
         let vouched = self.value(&mut reader, self.root).is_some() && reader.at_end();
         (vouched, reader.names_read)
+    }
+
+    /// Whether `bytes` are vouched for, and how many numbers were read to their value.
+    #[cfg(test)]
+    pub(crate) fn numbers_read(&self, bytes: &[u8]) -> (bool, usize) {
+        let Some(mut reader) = Reader::new(bytes) else {
+            return (false, 0);
+        };
+        let vouched = self.value(&mut reader, self.root).is_some() && reader.at_end();
+        (vouched, reader.numbers_read)
     }
 
     /// How many subschemas are handed to `jsonschema`.
@@ -271,9 +283,16 @@ impl ReadCheck {
                 rules.scalar(&scalar)
             }
             _ => {
-                let Doc::Number(number) = r.number()? else {
-                    return None;
-                };
+                let token = r.number_token()?;
+                // A fraction is a float whatever its digits: read only when its whole
+                // part does not settle the bounds.
+                if let Some(range) = token.fraction_range()
+                    && rules.bounds_hold_anywhere_in(range)
+                {
+                    rules.admits(kind::FLOAT)?;
+                    return rules.no_allowed_list();
+                }
+                let number = r.read_number(token)?;
                 let kind = if number.is_f64() {
                     kind::FLOAT
                 } else {
@@ -317,7 +336,7 @@ impl ReadCheck {
         r.list_until(b'}', |r| {
             let predicted = match rules.members.get(expected) {
                 Some(m) if guessing && expected < 64 && m.written_as_is => {
-                    guessing = r.member_name_is(&m.name)?;
+                    guessing = r.member_name_is(&m.name, m.quoted.as_ref())?;
                     guessing.then_some((expected, m))
                 }
                 _ => None,
@@ -438,6 +457,17 @@ impl Rules {
             )?;
         }
         Some(())
+    }
+
+    /// Whether every bound holds for any value from `low` to `high` (both included):
+    /// then a number known to lie there needs no reading to be judged. Only ever says
+    /// `true` when each bound holds at both ends, so `false` means "read it", not
+    /// "out of bounds".
+    fn bounds_hold_anywhere_in(&self, (low, high): (f64, f64)) -> bool {
+        self.minimum.is_none_or(|m| low >= m)
+            && self.maximum.is_none_or(|m| high <= m)
+            && self.exclusive_minimum.is_none_or(|m| low > m)
+            && self.exclusive_maximum.is_none_or(|m| high < m)
     }
 
     fn number(&self, number: &Number) -> Option<()> {

@@ -978,3 +978,108 @@ fn a_name_met_where_the_schema_expects_it_is_judged_as_when_read() {
         }
     }
 }
+
+/// A score between 0 and 1, the commonest bounded number in an answer.
+fn unit_score_schema() -> Value {
+    json!({"type": "array", "items": {"type": "number", "minimum": 0, "maximum": 1}})
+}
+
+#[test]
+fn a_fraction_whose_whole_part_settles_its_bounds_is_judged_without_being_read() {
+    let check = ReadCheck::compile(&unit_score_schema(), None).expect("decided keywords only");
+    // Between 0 and 1 whatever its digits: even one that rounds up to 1.0 is within.
+    let within = br#"[0.5,0.9999,0.99999999999999999999,0.0]"#;
+    assert_eq!(check.numbers_read(within), (true, 0));
+    // A whole part the bounds do not settle, an exponent, a sign or an integer: read.
+    for (body, vouched) in [
+        (&b"[1.5]"[..], false),
+        (b"[1.0]", true),
+        (b"[-0.5]", false),
+        (b"[-0.0]", true),
+        (b"[5e-1]", true),
+        (b"[1]", true),
+    ] {
+        let (judged, read) = check.numbers_read(body);
+        assert_eq!(judged, vouched, "{}", String::from_utf8_lossy(body));
+        assert_eq!(judged, judge(&unit_score_schema(), body));
+        assert_eq!(read, 1, "{}", String::from_utf8_lossy(body));
+    }
+}
+
+/// A number's token as an upstream may write it: whole parts at the edges of what the
+/// check settles without reading (none, one, fifteen and sixteen digits), fractions of
+/// every length, long runs of nines that round up, signs and exponents.
+fn fraction_token() -> impl Strategy<Value = String> {
+    (
+        prop::sample::select(vec!["", "-"]),
+        prop::sample::select(vec![
+            "0",
+            "1",
+            "2",
+            "9",
+            "10",
+            "999999999999999",
+            "1000000000000000",
+            "9007199254740993",
+            "123456789012345678901234567890",
+        ]),
+        prop_oneof!["[0-9]{1,4}", "9{15,40}", "0{1,30}[1-9]?", "[0-9]{17,60}"],
+        prop::sample::select(vec!["", "e0", "e-1", "E+2", "e400", "e-400"]),
+    )
+        .prop_map(|(sign, whole, fraction, exponent)| format!("{sign}{whole}.{fraction}{exponent}"))
+}
+
+fn number_bound() -> impl Strategy<Value = Option<Value>> {
+    prop_oneof![
+        Just(None),
+        prop::sample::select(vec![
+            json!(0),
+            json!(1),
+            json!(-1),
+            json!(2),
+            json!(10),
+            json!(0.5),
+            json!(-0.5),
+            json!(9.999),
+            json!(999999999999999_u64),
+            json!(1000000000000000_u64),
+            json!(9007199254740992_u64),
+            json!(1e300),
+        ])
+        .prop_map(Some),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    /// Fractions are judged against every kind of bound as the validator judges the
+    /// value `serde_json` reads, whether or not the check reads them.
+    #[test]
+    fn fractions_are_judged_against_bounds_as_the_validator_judges_them(
+        token in fraction_token(),
+        integer in any::<bool>(),
+        bounds in prop::array::uniform4(number_bound()),
+    ) {
+        let mut schema = json!({"type": if integer { "integer" } else { "number" }});
+        for (key, bound) in ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"]
+            .into_iter()
+            .zip(bounds)
+        {
+            if let Some(bound) = bound {
+                schema[key] = bound;
+            }
+        }
+        // Every token here has a fraction or an exponent, so `serde_json` reads a float,
+        // which the check never vouches for under `integer` (the full check decides).
+        let list = json!({"type": "array", "items": schema.clone()});
+        for (schema, body) in [(&schema, token.clone()), (&schema, format!(" {token}\n")), (&list, format!("[{token},{token}]"))] {
+            let check = ReadCheck::compile(schema, None).expect("decided keywords only");
+            prop_assert_eq!(
+                check.vouches_for(body.as_bytes()),
+                judge(schema, body.as_bytes()) && !integer,
+                "{} against {}", body, schema
+            );
+        }
+    }
+}

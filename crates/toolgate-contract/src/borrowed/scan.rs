@@ -80,6 +80,9 @@ pub(super) struct Reader<'a, E: EscapeNotes = ()> {
     /// Member names read in full (see [`Reader::member_name_is`]), for the tests.
     #[cfg(test)]
     pub(super) names_read: usize,
+    /// Numbers read to their value (see [`NumberToken`]), for the tests.
+    #[cfg(test)]
+    pub(super) numbers_read: usize,
 }
 
 /// The bytes after the backslash of an escaped surrogate pair (`uD83D\uDE00`).
@@ -137,6 +140,8 @@ impl<'a, E: EscapeNotes> Reader<'a, E> {
             has_controls: bytes.iter().fold(0x20u8, |least, &b| least.min(b)) < 0x20,
             #[cfg(test)]
             names_read: 0,
+            #[cfg(test)]
+            numbers_read: 0,
         })
     }
 
@@ -312,13 +317,24 @@ impl<'a, E: EscapeNotes> Reader<'a, E> {
     /// Why: a member's name is read and then looked up among the schema's names, a
     /// search for its closing quote and a comparison per name tried; a name the schema
     /// expects is one comparison of its bytes and a look at the byte after them.
-    pub(super) fn member_name_is(&mut self, name: &str) -> Option<bool> {
+    ///
+    /// `quoted` is the same name in words (see [`QuotedName`]), for names short enough.
+    pub(super) fn member_name_is(
+        &mut self,
+        name: &str,
+        quoted: Option<&QuotedName>,
+    ) -> Option<bool> {
         self.skip_space();
         let open = self.at;
         let close = open + 1 + name.len();
-        let written = self.bytes.get(open) == Some(&b'"')
-            && self.bytes.get(open + 1..close) == Some(name.as_bytes())
-            && self.bytes.get(close) == Some(&b'"');
+        let written = match (quoted, self.bytes.get(open..open + 16)) {
+            (Some(quoted), Some(window)) => quoted.is_at_start_of(window),
+            _ => {
+                self.bytes.get(open) == Some(&b'"')
+                    && self.bytes.get(open + 1..close) == Some(name.as_bytes())
+                    && self.bytes.get(close) == Some(&b'"')
+            }
+        };
         if !written {
             return Some(false);
         }
@@ -479,6 +495,23 @@ impl<'a, E: EscapeNotes> Reader<'a, E> {
     /// A number in JSON's grammar. A plain non-negative integer that fits `u64` is read
     /// here; anything else is read by `serde_json`, so it reads exactly as before.
     pub(super) fn number(&mut self) -> Option<Doc<'a>> {
+        let token = self.number_token()?;
+        self.read_number(token).map(Doc::Number)
+    }
+
+    /// The value of a number's token, read exactly as `serde_json` reads it (`None` when
+    /// it refuses it, such as a number beyond the largest float).
+    pub(super) fn read_number(&mut self, token: NumberToken<'_>) -> Option<Number> {
+        #[cfg(test)]
+        {
+            self.numbers_read += 1;
+        }
+        token.value()
+    }
+
+    /// A number's token, checked against JSON's grammar and not yet read (see
+    /// [`NumberToken`]).
+    pub(super) fn number_token(&mut self) -> Option<NumberToken<'a>> {
         let start = self.at;
         let digits = |r: &mut Reader<'a, E>| {
             let from = r.at;
@@ -496,15 +529,15 @@ impl<'a, E: EscapeNotes> Reader<'a, E> {
         if int_len == 0 || (int_len > 1 && self.bytes[int_start] == b'0') {
             return None;
         }
-        let mut plain = !negative;
-        if self.peek() == Some(b'.') {
+        let fraction = self.peek() == Some(b'.');
+        if fraction {
             self.at += 1;
             if digits(self) == 0 {
                 return None;
             }
-            plain = false;
         }
-        if let Some(b'e' | b'E') = self.peek() {
+        let exponent = matches!(self.peek(), Some(b'e' | b'E'));
+        if exponent {
             self.at += 1;
             if let Some(b'+' | b'-') = self.peek() {
                 self.at += 1;
@@ -512,13 +545,80 @@ impl<'a, E: EscapeNotes> Reader<'a, E> {
             if digits(self) == 0 {
                 return None;
             }
-            plain = false;
         }
-        let token = self.text.get(start..self.at)?;
-        if plain && let Ok(n) = token.parse::<u64>() {
-            return Some(Doc::Number(n.into()));
+        let plain = !negative && !fraction && !exponent;
+        let text = self.text.get(start..self.at)?;
+        let shape = match (plain, fraction, exponent) {
+            (true, _, _) => Shape::Digits,
+            (false, true, false) if int_len <= FRACTION_WHOLE_DIGITS => {
+                let whole = self
+                    .text
+                    .get(int_start..int_start + int_len)?
+                    .parse()
+                    .ok()?;
+                Shape::Fraction { negative, whole }
+            }
+            _ => Shape::Other,
+        };
+        Some(NumberToken { text, shape })
+    }
+}
+
+/// The most digits of a fraction's whole part that [`Shape::Fraction`] notes: below
+/// 2^53, so the whole part and the next integer are exact as `f64`s.
+const FRACTION_WHOLE_DIGITS: usize = 15;
+
+/// A number's token, its grammar checked, with what that grammar already says about
+/// its value.
+///
+/// Why: most numbers a contract judges are only checked for their kind (`integer` or
+/// `number`), or against bounds their whole part already settles (a score of `0.87`
+/// between 0 and 1), and `serde_json`'s exact reading of a float was most of the cost
+/// of a number. A token with a fraction and no exponent is a float to `serde_json`,
+/// whatever its digits (see [`Shape::Fraction`]), so it is read only when a bound needs
+/// more than that.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct NumberToken<'a> {
+    text: &'a str,
+    pub(super) shape: Shape,
+}
+
+/// What a number's token says about its value before it is read.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) enum Shape {
+    /// Digits only, no sign: an integer when it fits `u64` (a float beyond).
+    Digits,
+    /// A fraction with no exponent and a whole part of at most
+    /// [`FRACTION_WHOLE_DIGITS`] digits: `serde_json` reads it as a float (it reads every
+    /// number with a fraction or an exponent so), a finite one, that lies between
+    /// `whole` and `whole + 1` (their negatives when `negative`), both included: the
+    /// decimal value lies strictly between them, both are exact `f64`s, and rounding to
+    /// the nearest `f64` cannot step past an `f64` on the way.
+    Fraction { negative: bool, whole: u64 },
+    /// Anything else (a negative integer, an exponent, a long whole part).
+    Other,
+}
+
+impl NumberToken<'_> {
+    /// See [`Reader::read_number`].
+    fn value(&self) -> Option<Number> {
+        if self.shape == Shape::Digits
+            && let Ok(n) = self.text.parse::<u64>()
+        {
+            return Some(n.into());
         }
-        token.parse::<Number>().ok().map(Doc::Number)
+        self.text.parse::<Number>().ok()
+    }
+
+    /// For a [`Shape::Fraction`], the least and greatest values `serde_json` may read it
+    /// as.
+    pub(super) fn fraction_range(&self) -> Option<(f64, f64)> {
+        let Shape::Fraction { negative, whole } = self.shape else {
+            return None;
+        };
+        // Exact: `whole` has at most 15 digits.
+        let (low, high) = (whole as f64, whole as f64 + 1.0);
+        Some(if negative { (-high, -low) } else { (low, high) })
     }
 }
 
@@ -545,6 +645,54 @@ impl Decoded for () {
     fn push_str(&mut self, _: &str) {}
     #[inline]
     fn push(&mut self, _: char) {}
+}
+
+/// A member name JSON writes as its own bytes, with its quotes, as two little-endian
+/// words and the mask of the bytes it fills: `"title"` is compared with the body's next
+/// sixteen bytes in two word comparisons, where comparing the slices was a call.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct QuotedName {
+    words: [u64; 2],
+    masks: [u64; 2],
+}
+
+impl QuotedName {
+    /// `name` in words, when it has nothing to escape and fits sixteen bytes with its
+    /// quotes.
+    pub(super) fn of(name: &str) -> Option<QuotedName> {
+        let len = name.len() + 2;
+        let plain = !name.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20);
+        if len > 16 || !plain {
+            return None;
+        }
+        let mut text = [0u8; 16];
+        let mut filled = [0u8; 16];
+        text[0] = b'"';
+        text[1..len - 1].copy_from_slice(name.as_bytes());
+        text[len - 1] = b'"';
+        filled[..len].fill(0xff);
+        let word = |bytes: &[u8; 16], half: usize| {
+            let mut eight = [0u8; 8];
+            eight.copy_from_slice(&bytes[half * 8..half * 8 + 8]);
+            u64::from_le_bytes(eight)
+        };
+        Some(QuotedName {
+            words: [word(&text, 0), word(&text, 1)],
+            masks: [word(&filled, 0), word(&filled, 1)],
+        })
+    }
+
+    /// Whether `window` (sixteen bytes) starts with the quoted name.
+    #[inline]
+    fn is_at_start_of(&self, window: &[u8]) -> bool {
+        let word = |half: usize| {
+            let mut eight = [0u8; 8];
+            eight.copy_from_slice(&window[half * 8..half * 8 + 8]);
+            u64::from_le_bytes(eight)
+        };
+        ((word(0) ^ self.words[0]) & self.masks[0]) | ((word(1) ^ self.words[1]) & self.masks[1])
+            == 0
+    }
 }
 
 /// The high bit of every byte of `word` that is `"`, `\` or below 0x20, and no other

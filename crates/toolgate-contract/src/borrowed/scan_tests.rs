@@ -351,3 +351,86 @@ fn both_searches_refuse_a_raw_control_and_read_long_strings_alike() {
         }
     }
 }
+
+/// A string's end is found where it is whatever its length and wherever its first
+/// escape, non-ASCII character or raw control byte falls: inside the first word, on a
+/// word's edge, or past the first vector's, in bodies with and without control bytes
+/// between tokens.
+#[test]
+fn a_strings_end_is_found_wherever_its_first_escape_or_control_falls() {
+    let specials: [&[u8]; 8] = [
+        b"\\\"",
+        b"\\\\",
+        b"\\u00e9",
+        b"\\ud83d\\ude00",
+        "é".as_bytes(),
+        b"\x01",
+        b"\t",
+        b"\xff",
+    ];
+    for len in 0..40 {
+        for at in 0..=len {
+            for special in specials {
+                let mut text = vec![b'x'; at];
+                text.extend_from_slice(special);
+                text.extend(std::iter::repeat_n(b'y', len - at));
+                for space in [&b""[..], b"\n"] {
+                    let mut body = b"{\"a\":\"".to_vec();
+                    body.extend_from_slice(&text);
+                    body.extend_from_slice(b"\",");
+                    body.extend_from_slice(space);
+                    body.extend_from_slice(b"\"b\":[\"");
+                    body.extend_from_slice(&text);
+                    body.extend_from_slice(b"\"]}");
+                    let shown = String::from_utf8_lossy(&body).into_owned();
+                    assert_eq!(read(&body), by_serde(&body), "{shown}");
+                    // Not UTF-8 (the lone 0xff): no reader at all.
+                    let Some(mut reader) = Reader::noting_escapes(&body) else {
+                        assert!(std::str::from_utf8(&body).is_err(), "{shown}");
+                        continue;
+                    };
+                    if reader.value().is_some() && reader.at_end() {
+                        assert_eq!(reader.into_escapes(), to_escape(&body), "{shown}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A short member name compared as words matches the body's next sixteen bytes exactly
+/// when they start with the name between quotes: any byte changed, the name written one
+/// byte shorter or longer, or a quote missing, and it does not; what follows the
+/// closing quote does not matter. Names too long for two words, or with a byte JSON
+/// escapes, are left to the slice comparison.
+#[test]
+fn a_short_name_in_words_matches_exactly_its_quoted_bytes() {
+    for len in 0..=14 {
+        let name: String = "abcdefghijklmnopq".chars().take(len).collect();
+        let quoted = QuotedName::of(&name).expect("fits two words");
+        let mut window = format!("\"{name}\":xxxxxxxxxxxxxxxxxx").into_bytes();
+        window.truncate(16);
+        assert!(quoted.is_at_start_of(&window), "{name}");
+        for at in 0..len + 2 {
+            for other in [b'"', b'\\', b'A', 0x00, 0xc3, window[at] ^ 0x80] {
+                if other == window[at] {
+                    continue;
+                }
+                let mut changed = window.clone();
+                changed[at] = other;
+                assert!(!quoted.is_at_start_of(&changed), "{name} at {at}");
+            }
+        }
+        let longer = format!("\"{name}z\"xxxxxxxxxxxxxxxx");
+        assert!(!quoted.is_at_start_of(&longer.as_bytes()[..16]), "{name}");
+        if len > 0 {
+            let shorter = format!("\"{}\"xxxxxxxxxxxxxxxxx", &name[..len - 1]);
+            assert!(!quoted.is_at_start_of(&shorter.as_bytes()[..16]), "{name}");
+        }
+    }
+    assert_eq!(QuotedName::of("abcdefghijklmno"), None);
+    assert_eq!(QuotedName::of("a\"b"), None);
+    assert_eq!(QuotedName::of("a\\b"), None);
+    assert_eq!(QuotedName::of("a\nb"), None);
+    assert!(QuotedName::of("é").is_some());
+}

@@ -12,6 +12,7 @@ use super::{
     ANY, MAX_ALIASES, Member, NEVER, Node, NodeId, ReadCheck, Rules, Scalar, exact_f64, kind,
 };
 use crate::borrowed::Borrowed;
+use crate::borrowed::scan::QuotedName;
 use crate::fragment::percent_decode;
 use crate::shared::{SHARED_REF_PREFIX, SharedSchemas, for_validator, parse_ref};
 use crate::validate::any_ref;
@@ -436,6 +437,7 @@ fn member<'m>(members: &'m mut Vec<Member>, name: &str) -> &'m mut Member {
             members.push(Member {
                 name: name.into(),
                 written_as_is: !name.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20),
+                quoted: QuotedName::of(name),
                 schema: None,
                 required_bit: 0,
             });

@@ -67,14 +67,14 @@ fn le_word(block: &[u8]) -> u64 {
     ])
 }
 
-/// How `serde_json` writes each byte that needs an escape inside a string: the escape's
-/// bytes at the start of an eight-byte word, and its length. Slots 0–31 are the control
-/// bytes, 32 the quote and 33 the backslash.
-static ESCAPES: [([u8; 8], u8); 34] = {
+/// How `serde_json` writes each byte inside a string: the escape's bytes at the start
+/// of an eight-byte word, and its length, 0 for a byte written as it is. One load says
+/// whether a byte needs an escape and gives it.
+static ESCAPES: [([u8; 8], u8); 256] = {
     const HEX: &[u8; 16] = b"0123456789abcdef";
-    let mut table = [([0u8; 8], 0u8); 34];
+    let mut table = [([0u8; 8], 0u8); 256];
     let mut i = 0;
-    while i < 32 {
+    while i < 0x20 {
         table[i] = (
             [b'\\', b'u', b'0', b'0', HEX[i >> 4], HEX[i & 0xf], 0, 0],
             6,
@@ -86,8 +86,8 @@ static ESCAPES: [([u8; 8], u8); 34] = {
     table[0x0a] = ([b'\\', b'n', 0, 0, 0, 0, 0, 0], 2);
     table[0x0c] = ([b'\\', b'f', 0, 0, 0, 0, 0, 0], 2);
     table[0x0d] = ([b'\\', b'r', 0, 0, 0, 0, 0, 0], 2);
-    table[32] = ([b'\\', b'"', 0, 0, 0, 0, 0, 0], 2);
-    table[33] = ([b'\\', b'\\', 0, 0, 0, 0, 0, 0], 2);
+    table[b'"' as usize] = ([b'\\', b'"', 0, 0, 0, 0, 0, 0], 2);
+    table[b'\\' as usize] = ([b'\\', b'\\', 0, 0, 0, 0, 0, 0], 2);
     table
 };
 
@@ -97,7 +97,7 @@ static ESCAPES: [([u8; 8], u8); 34] = {
 /// body, cost more than the escape.
 #[inline]
 fn write_escape(dst: &mut [u8], b: u8) -> usize {
-    let (word, len) = ESCAPES[escape_slot(b)];
+    let (word, len) = ESCAPES[usize::from(b)];
     dst[..8].copy_from_slice(&word);
     usize::from(len)
 }
@@ -126,42 +126,45 @@ fn write_escape(dst: &mut [u8], b: u8) -> usize {
 pub(super) fn write_at_sites(out: &mut Vec<u8>, bytes: &[u8], sites: &[u32]) {
     /// Appended to `out` once it holds more than this.
     const CHUNK: usize = 1024;
-    /// What one site's stores may add past `CHUNK`: a run's word and an escape's.
-    const ROOM: usize = 16 + 8;
+    /// What one site's stores may reach past where they start: a run's sixteen-byte
+    /// word, and an escape's eight bytes from where the run ends.
+    const WINDOW: usize = 16 + 8;
     let start = out.len();
     // Every escape takes at most six bytes where its byte took one; two quotes.
     out.reserve(bytes.len() + sites.len() * 5 + 2);
     out.push(b'"');
-    let mut chunk = [0u8; CHUNK + ROOM];
+    let mut chunk = [0u8; CHUNK + WINDOW];
     let mut w = 0;
     let mut from = 0;
     for &at in sites {
         let at = at as usize;
-        let slot = match bytes.get(at) {
-            Some(&b) if at >= from => ESCAPE_SLOT[usize::from(b)],
-            _ => NO_ESCAPE,
+        // A site out of order, past the end or at a byte needing no escape has none.
+        let (escape, len) = match bytes.get(at) {
+            Some(&b) if at >= from => ESCAPES[usize::from(b)],
+            _ => ([0; 8], 0),
         };
-        if slot == NO_ESCAPE {
+        if len == 0 {
             out.truncate(start);
             write_utf8_str(out, bytes);
             return;
         }
         let run = at - from;
         match bytes.get(from..from + 16) {
-            // The run as one sixteen-byte word; the escape's store starts where it ends.
+            // The run as one sixteen-byte word and the escape's word where the run ends,
+            // in one window of the chunk (one bounds check for both stores).
             Some(word) if run <= 16 => {
-                chunk[w..w + 16].copy_from_slice(word);
-                w += run;
+                let window = &mut chunk[w..w + WINDOW];
+                window[..16].copy_from_slice(word);
+                window[run..run + 8].copy_from_slice(&escape);
+                w += run + usize::from(len);
             }
             _ => {
                 out.extend_from_slice(&chunk[..w]);
-                w = 0;
                 out.extend_from_slice(&bytes[from..at]);
+                chunk[..8].copy_from_slice(&escape);
+                w = usize::from(len);
             }
         }
-        let (word, len) = &ESCAPES[usize::from(slot)];
-        chunk[w..w + 8].copy_from_slice(word);
-        w += usize::from(*len);
         if w > CHUNK {
             out.extend_from_slice(&chunk[..w]);
             w = 0;
@@ -173,36 +176,9 @@ pub(super) fn write_at_sites(out: &mut Vec<u8>, bytes: &[u8], sites: &[u32]) {
     out.push(b'"');
 }
 
-/// [`ESCAPE_SLOT`]'s mark of a byte that needs no escape.
-const NO_ESCAPE: u8 = u8::MAX;
-
-/// For every byte, the slot of [`ESCAPES`] that holds its escape, or [`NO_ESCAPE`]:
-/// one load tells whether a noted site is right and where its escape is.
-static ESCAPE_SLOT: [u8; 256] = {
-    let mut table = [NO_ESCAPE; 256];
-    let mut b = 0;
-    while b < 0x20 {
-        table[b] = b as u8;
-        b += 1;
-    }
-    table[b'"' as usize] = 32;
-    table[b'\\' as usize] = 33;
-    table
-};
-
 #[inline]
 fn needs_escape(b: u8) -> bool {
     b == b'"' || b == b'\\' || b < 0x20
-}
-
-/// The slot of [`ESCAPES`] that holds the escape of `b`.
-#[inline]
-fn escape_slot(b: u8) -> usize {
-    match b {
-        b'"' => 32,
-        b'\\' => 33,
-        _ => usize::from(b & 0x1f),
-    }
 }
 
 #[cfg(test)]

@@ -109,3 +109,42 @@ fn every_byte_that_needs_an_escape_is_written_as_serde_json_writes_it() {
     write_at_sites(&mut out, text.as_bytes(), &sites_of(text.as_bytes()));
     assert_eq!(out, serde_json::to_vec(&text).expect("serialises"));
 }
+
+/// Hostile text at every distance from the stack buffer's edge: each byte below 0x20,
+/// quotes and backslashes back to back, a lone surrogate's escape written out as text,
+/// multi-byte characters cut by a word's edge, and runs shorter and longer than a word,
+/// placed so that escapes fall on, before and after each kilobyte the writer appends.
+#[test]
+fn text_around_the_buffers_edge_is_written_as_serde_json_writes_it() {
+    let pieces: Vec<String> = (0u8..0x20)
+        .map(|b| char::from(b).to_string())
+        .chain(
+            [
+                "\"", "\\", "\"\\\"", "\\ud800", "é", "中", "🦀", "a", "zz", "\u{7f}", "\u{ffff}",
+            ]
+            .map(String::from),
+        )
+        .chain([15usize, 16, 17, 40].map(|n| "r".repeat(n)))
+        .collect();
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut next = |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    for (round, lead) in (0..300).zip([0usize, 1, 7, 8, 9, 15, 16, 17].into_iter().cycle()) {
+        // Dense with escapes, so the buffer fills many times, each text at other offsets.
+        let mut text = "p".repeat(lead);
+        while text.len() < 2000 + round * 7 {
+            text.push_str(&pieces[next(pieces.len())]);
+        }
+        let expected = serde_json::to_vec(&text).expect("serialises");
+        let mut at_sites = Vec::new();
+        write_at_sites(&mut at_sites, text.as_bytes(), &sites_of(text.as_bytes()));
+        assert_eq!(at_sites, expected, "{text:?}");
+        let mut searched = Vec::new();
+        write_utf8_str(&mut searched, text.as_bytes());
+        assert_eq!(searched, expected, "{text:?}");
+    }
+}
