@@ -710,6 +710,16 @@ impl DependencyState {
 }
 
 impl Snapshot {
+    /// What this snapshot's gauges show.
+    pub fn gauges(&self) -> crate::metrics::DependencyReading<'_> {
+        crate::metrics::DependencyReading {
+            quotas: &self.quotas,
+            circuit: self.breaker.as_gauge(),
+            brownout: self.latency.brownout,
+            account_held: self.account_held.is_some(),
+        }
+    }
+
     /// Overall health: down when calls are held back (the breaker is open, or the
     /// account behind them was refused) or the status page says so; degraded while a
     /// throttle's wait holds them.

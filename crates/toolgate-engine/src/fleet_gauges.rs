@@ -56,6 +56,6 @@ pub async fn refresh_fleet_gauges<'a>(
             Some(view) => own.with_fleet(view),
             None => own,
         };
-        metrics.record_dependency(name, &state.series, &snapshot);
+        metrics.record_dependency(name, &state.series, &snapshot.gauges());
     }
 }

@@ -74,7 +74,7 @@ pub async fn report_for(
         let snap = state.report_snapshot(now).await;
         gateway
             .metrics()
-            .record_dependency(name, &state.series, &snap);
+            .record_dependency(name, &state.series, &snap.gauges());
         let mut tools: Vec<&str> = routes
             .values()
             .filter(|r| &r.spec.dependency.name == name && may_see(&r.spec.name))

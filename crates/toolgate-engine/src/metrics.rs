@@ -16,10 +16,24 @@ use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
 use prometheus_client::registry::Registry;
 use toolgate_resilience::ErrorClass;
 
-use crate::dependency::Snapshot;
+use toolgate_signals::Quota;
 
 mod series;
 pub use series::{DependencySeries, OutcomeCounters, RouteSeries};
+
+/// What a dependency's gauges show, read from a snapshot of its state (the dependency
+/// builds it, so these counters need not know its state's shape).
+#[derive(Debug)]
+pub struct DependencyReading<'a> {
+    /// The quotas its replies announced.
+    pub quotas: &'a [Quota],
+    /// `toolgate_circuit_state`: 0 closed, 1 open, 2 half-open.
+    pub circuit: i64,
+    /// Whether its latency is in brownout.
+    pub brownout: bool,
+    /// Whether its account is held (a spent plan or an unpaid account).
+    pub account_held: bool,
+}
 
 /// An error class as a label value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -629,14 +643,14 @@ impl Metrics {
         self.unread_headers.get_or_create(&labels).inc();
     }
 
-    /// Updates the gauges of the dependency `name` from a snapshot of its state. The
-    /// three gauges every snapshot sets are kept in `kept` (the state's) from their
+    /// Updates the gauges of the dependency `name` from a reading of its state. The
+    /// three gauges every reading sets are kept in `kept` (the state's) from their
     /// first use; the quotas' series, named by the policies replies announce, are
     /// looked up.
-    pub fn record_dependency(&self, name: &str, kept: &DependencySeries, s: &Snapshot) {
-        if !s.quotas.is_empty() {
+    pub fn record_dependency(&self, name: &str, kept: &DependencySeries, r: &DependencyReading) {
+        if !r.quotas.is_empty() {
             let dependency: Arc<str> = Arc::from(name);
-            for q in &s.quotas {
+            for q in r.quotas {
                 let labels = QuotaLabels {
                     dependency: dependency.clone(),
                     policy: q.policy.clone(),
@@ -653,10 +667,9 @@ impl Metrics {
                 }
             }
         }
-        kept_gauge(&self.circuit_state, &kept.circuit, name).set(s.breaker.as_gauge());
-        kept_gauge(&self.brownout, &kept.brownout, name).set(i64::from(s.latency.brownout));
-        kept_gauge(&self.account_held, &kept.account_held, name)
-            .set(i64::from(s.account_held.is_some()));
+        kept_gauge(&self.circuit_state, &kept.circuit, name).set(r.circuit);
+        kept_gauge(&self.brownout, &kept.brownout, name).set(i64::from(r.brownout));
+        kept_gauge(&self.account_held, &kept.account_held, name).set(i64::from(r.account_held));
     }
 
     /// Records an announced sunset.

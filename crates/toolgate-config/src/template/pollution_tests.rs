@@ -9,7 +9,11 @@ use serde_json::{Value, json};
 
 use super::*;
 
-fn template(method: Method, query: &[(&str, &str)], body: Option<Value>) -> RequestTemplate {
+pub(super) fn template(
+    method: Method,
+    query: &[(&str, &str)],
+    body: Option<Value>,
+) -> RequestTemplate {
     RequestTemplate {
         method,
         path: Template::parse("/items"),

@@ -2,37 +2,20 @@
 //! characters reach the server as written, and nothing the caller writes can add a
 //! parameter, cut the query short or change the host or path.
 
-use std::collections::BTreeMap;
-
 use http::Method;
 use serde_json::{Value, json};
 
-use super::*;
-
-fn template(query: &[(&str, &str)]) -> RequestTemplate {
-    RequestTemplate {
-        method: Method::GET,
-        path: Template::parse("/items"),
-        query: query
-            .iter()
-            .map(|(k, v)| (k.to_string(), Template::parse(v)))
-            .collect(),
-        headers: vec![],
-        omit_headers: vec![],
-        omit_query: Vec::new(),
-        body: None,
-        body_encoding: BodyEncoding::Json,
-        content_type: None,
-        form_style: BTreeMap::new(),
-    }
-}
+use super::pollution_tests::template;
 
 fn url(query: &[(&str, &str)], args: Value) -> url::Url {
     let base = url::Url::parse("https://api.example.com/v1?key=k").unwrap();
     let Value::Object(args) = args else {
         panic!("arguments are an object")
     };
-    template(query).render(&base, &args).unwrap().url
+    template(Method::GET, query, None)
+        .render(&base, &args)
+        .unwrap()
+        .url
 }
 
 #[test]

@@ -19,12 +19,12 @@ use std::time::Duration;
 use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::Histogram;
+use toolgate_config::ANONYMOUS;
 use toolgate_resilience::ErrorClass;
 
 use super::{
     AgentLabels, CallLabels, DependencyLabel, Metrics, ResultLabel, StatusLabel, UpstreamLabels,
 };
-use crate::agents::CallAgent;
 
 /// The outcomes a call ends with: `ok` and each error class.
 const OUTCOMES: usize = 1 + ErrorClass::ALL.len();
@@ -117,14 +117,18 @@ impl Metrics {
         });
     }
 
-    /// Counts one call of `agent` (`None`: the anonymous caller) that ended with
-    /// `outcome`.
-    pub fn count_agent_call(&self, agent: Option<&CallAgent>, outcome: Option<ErrorClass>) {
-        let kept = agent.map_or(&self.anonymous_calls, CallAgent::calls);
+    /// Counts one call that ended with `outcome`, of the agent labelled `agent` whose
+    /// series are kept in `kept` (`None`: the anonymous caller, labelled `anonymous`).
+    pub fn count_agent_call(
+        &self,
+        agent: Option<(&str, &OutcomeCounters)>,
+        outcome: Option<ErrorClass>,
+    ) {
+        let (label, kept) = agent.unwrap_or((ANONYMOUS, &self.anonymous_calls));
         kept.inc(outcome, || {
             self.agent_calls
                 .get_or_create(&AgentLabels {
-                    agent: crate::agents::label(agent).to_string(),
+                    agent: label.to_string(),
                     outcome: ResultLabel(outcome),
                 })
                 .clone()

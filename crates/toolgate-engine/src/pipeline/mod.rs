@@ -133,7 +133,9 @@ pub async fn run<U: Upstream>(
     };
     if origin == Origin::Agent {
         let class = outcome.result.as_ref().err().map(|f| f.class);
-        services.metrics.count_agent_call(agent, class);
+        services
+            .metrics
+            .count_agent_call(agent.map(|a| (a.name(), a.calls())), class);
     }
     if let Some((log, started)) = audit {
         let record = started.finish(

@@ -33,9 +33,11 @@ pub(super) fn record<U: Upstream>(
     let now = Instant::now();
     let deprecation = route.state.deprecation();
     let snapshot = route.dependency.call_snapshot(now);
-    services
-        .metrics
-        .record_dependency(&spec.dependency.name, &route.dependency.series, &snapshot);
+    services.metrics.record_dependency(
+        &spec.dependency.name,
+        &route.dependency.series,
+        &snapshot.gauges(),
+    );
     let notes = call_notes(
         spec,
         &call,

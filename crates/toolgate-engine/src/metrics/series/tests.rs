@@ -7,8 +7,11 @@ use super::RouteSeries;
 use crate::metrics::{Metrics, StatusLabel};
 
 /// The exposition's line for `series`, if it is exported.
-fn line<'a>(text: &'a str, series: &str) -> Option<&'a str> {
-    text.lines().find(|l| l.starts_with(series))
+/// The value the exposition gives `series` (its name and labels as written), if it has one.
+fn count(text: &str, series: &str) -> Option<u64> {
+    text.lines()
+        .find_map(|l| l.strip_prefix(series)?.strip_prefix(' '))
+        .map(|value| value.parse().expect("a whole count"))
 }
 
 #[test]
@@ -21,18 +24,18 @@ fn calls_counted_through_a_routes_kept_series_show_in_the_exposition() {
     metrics.count_tool_call(&route, &tool, Some(ErrorClass::RateLimited));
     let text = metrics.render();
     assert_eq!(
-        line(
+        count(
             &text,
             r#"toolgate_tool_calls_total{tool="search",outcome="ok"}"#
         ),
-        Some(r#"toolgate_tool_calls_total{tool="search",outcome="ok"} 2"#)
+        Some(2)
     );
     assert_eq!(
-        line(
+        count(
             &text,
             r#"toolgate_tool_calls_total{tool="search",outcome="rate_limited"}"#
         ),
-        Some(r#"toolgate_tool_calls_total{tool="search",outcome="rate_limited"} 1"#)
+        Some(1)
     );
 }
 
@@ -43,7 +46,7 @@ fn an_outcome_never_counted_is_not_exported_as_a_zero_series() {
     metrics.count_tool_call(&route, &Arc::from("search"), None);
     let text = metrics.render();
     assert!(
-        line(
+        count(
             &text,
             r#"toolgate_tool_calls_total{tool="search",outcome="timeout"}"#
         )
@@ -75,25 +78,25 @@ fn a_reloaded_route_counts_on_from_the_series_its_predecessor_counted_into() {
     );
     let text = metrics.render();
     assert_eq!(
-        line(
+        count(
             &text,
             r#"toolgate_tool_calls_total{tool="search",outcome="ok"}"#
         ),
-        Some(r#"toolgate_tool_calls_total{tool="search",outcome="ok"} 2"#)
+        Some(2)
     );
     assert_eq!(
-        line(
+        count(
             &text,
             r#"toolgate_upstream_requests_total{dependency="api",tool="search",status="200"}"#
         ),
-        Some(r#"toolgate_upstream_requests_total{dependency="api",tool="search",status="200"} 2"#)
+        Some(2)
     );
     assert_eq!(
-        line(
+        count(
             &text,
             r#"toolgate_upstream_latency_seconds_count{dependency="api"}"#
         ),
-        Some(r#"toolgate_upstream_latency_seconds_count{dependency="api"} 2"#)
+        Some(2)
     );
 }
 
@@ -121,15 +124,11 @@ fn statuses_past_those_a_route_keeps_are_each_counted_in_their_own_series() {
         let series = format!(
             r#"toolgate_upstream_requests_total{{dependency="api",tool="search",status="{status}"}}"#
         );
-        assert_eq!(
-            line(&text, &series),
-            Some(format!("{series} 2").as_str()),
-            "{status}"
-        );
+        assert_eq!(count(&text, &series), Some(2), "{status}");
     }
     // No latency was observed, so no latency series exists.
     assert!(
-        line(
+        count(
             &text,
             r#"toolgate_upstream_latency_seconds_count{dependency="api"}"#
         )
@@ -145,18 +144,18 @@ fn the_anonymous_callers_calls_are_counted_under_its_label() {
     metrics.count_agent_call(None, None);
     let text = metrics.render();
     assert_eq!(
-        line(
+        count(
             &text,
             r#"toolgate_agent_calls_total{agent="anonymous",outcome="ok"}"#
         ),
-        Some(r#"toolgate_agent_calls_total{agent="anonymous",outcome="ok"} 2"#)
+        Some(2)
     );
     assert_eq!(
-        line(
+        count(
             &text,
             r#"toolgate_agent_calls_total{agent="anonymous",outcome="forbidden"}"#
         ),
-        Some(r#"toolgate_agent_calls_total{agent="anonymous",outcome="forbidden"} 1"#)
+        Some(1)
     );
 }
 
@@ -169,13 +168,13 @@ fn a_dependencys_gauges_read_its_latest_snapshot_through_the_kept_series() {
     )));
     let now = tokio::time::Instant::now();
     let mut snapshot = state.call_snapshot(now);
-    metrics.record_dependency("api", &state.series, &snapshot);
+    metrics.record_dependency("api", &state.series, &snapshot.gauges());
     snapshot.latency.brownout = true;
-    metrics.record_dependency("api", &state.series, &snapshot);
+    metrics.record_dependency("api", &state.series, &snapshot.gauges());
     let text = metrics.render();
     assert_eq!(
-        line(&text, r#"toolgate_brownout{dependency="api"}"#),
-        Some(r#"toolgate_brownout{dependency="api"} 1"#)
+        count(&text, r#"toolgate_brownout{dependency="api"}"#),
+        Some(1)
     );
     // A state built anew (a reloaded config's) sets the same series.
     let reloaded = crate::dependency::DependencyState::new(Arc::new(crate::fixtures::dependency(
@@ -183,11 +182,11 @@ fn a_dependencys_gauges_read_its_latest_snapshot_through_the_kept_series() {
         "http://127.0.0.1:9",
     )));
     snapshot.latency.brownout = false;
-    metrics.record_dependency("api", &reloaded.series, &snapshot);
+    metrics.record_dependency("api", &reloaded.series, &snapshot.gauges());
     let text = metrics.render();
     assert_eq!(
-        line(&text, r#"toolgate_brownout{dependency="api"}"#),
-        Some(r#"toolgate_brownout{dependency="api"} 0"#)
+        count(&text, r#"toolgate_brownout{dependency="api"}"#),
+        Some(0)
     );
-    assert!(line(&text, r#"toolgate_circuit_state{dependency="api"}"#).is_some());
+    assert!(count(&text, r#"toolgate_circuit_state{dependency="api"}"#).is_some());
 }
