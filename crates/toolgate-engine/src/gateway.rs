@@ -492,11 +492,11 @@ impl crate::fronting::Host for Gateway {
     ) -> std::collections::BTreeMap<String, String> {
         use toolgate_contract::DefinitionKind as K;
         match kind {
-            K::Tool => crate::fronting::tools_by_skeleton(
+            K::Tool => crate::fronting::names_by_skeleton(
                 self.routes()
-                    .values()
-                    .filter(|r| r.server() != Some(server))
-                    .map(|r| r.as_ref()),
+                    .iter()
+                    .filter(|(_, r)| r.server() != Some(server))
+                    .map(|(name, _)| name.as_str()),
             ),
             K::Prompt | K::ResourceTemplate => self.fronting.served_names_besides(server, kind),
         }

@@ -29,7 +29,7 @@ pub mod link;
 mod listing;
 pub mod lock;
 mod names;
-pub(crate) use names::tools_by_skeleton;
+pub(crate) use names::by_skeleton as names_by_skeleton;
 mod pages;
 pub mod passthrough;
 mod publish;

@@ -10,8 +10,10 @@
 //! for an `l`, reads as `dependency_health`); each kind is its own namespace (a prompt may share a tool's name, as
 //! MCP keeps them apart). The first definition served keeps its name; the other is
 //! not served, and its server's owner gets an incident until the names no longer meet.
-//! A tool's `title`, which clients show in its name's place, is held to the same rule:
-//! a tool whose title reads as another tool's name or title is not served either.
+//! A tool's `title`, which clients show in its name's place, may not read as another
+//! tool's name either, or that tool is not served. Titles are compared with names only:
+//! two tools may share a title (two servers' "Search", or one server fronted twice),
+//! since a model calls a tool by its name, never by its title.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -19,7 +21,6 @@ use serde_json::json;
 use toolgate_contract::DefinitionKind;
 use toolgate_store::{IncidentKind, NewIncident};
 
-use crate::pipeline::ToolRoute;
 use crate::upstream::mcp::lookalike::{skeleton, stroke_skeleton};
 use crate::watch::incidents::Incidents;
 
@@ -43,18 +44,8 @@ pub fn by_skeleton<'a>(names: impl IntoIterator<Item = &'a str>) -> Served {
     out
 }
 
-/// The tools of `routes` keyed by their names and by their titles: a client shows a
-/// tool's `title` in place of its name, so a title is compared like one.
-pub fn tools_by_skeleton<'a>(routes: impl IntoIterator<Item = &'a ToolRoute>) -> Served {
-    by_skeleton(
-        routes
-            .into_iter()
-            .flat_map(|r| std::iter::once(r.spec.name.as_str()).chain(r.spec.title.as_deref())),
-    )
-}
-
 /// Why a tool named `name` may not be shown with `title`, when it may not: the title
-/// reads as toolgate's own tool or as a name or title in `others` (a title that reads
+/// reads as toolgate's own tool or as a name in `others` (a title that reads
 /// as the tool's own name meets nothing, as the name itself was free).
 pub fn title_taken(name: &str, title: &str, others: &Served) -> Option<String> {
     if keys(title) == keys(name) {

@@ -156,9 +156,7 @@ impl Fronted {
                 continue;
             }
             // This server's own names meet too: the first pinned keeps its name.
-            others.extend(names::by_skeleton(
-                std::iter::once(tool.name.as_str()).chain(title),
-            ));
+            others.extend(names::by_skeleton([tool.name.as_str()]));
             let Some(dependency) = dependency.clone() else {
                 continue;
             };

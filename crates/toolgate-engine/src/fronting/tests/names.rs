@@ -144,6 +144,29 @@ async fn a_tool_whose_title_reads_as_another_tools_name_is_not_exposed() {
     }
 }
 
+/// A title is compared with names, not with other titles: two servers' tools titled
+/// alike (two servers' "Search", or one server fronted twice under two prefixes) are
+/// both served, as a model calls each by its own name.
+#[tokio::test(start_paused = true)]
+async fn tools_of_two_servers_may_share_a_title() {
+    let titled = |name: &str, title: &str| {
+        let mut t = tool(name, "A tool.");
+        t["title"] = json!(title);
+        t
+    };
+    let kb_link = Arc::new(CountingLink::default());
+    guard(&kb_link.tools).push(titled("kb_search", "Search"));
+    let (kb, host) = named_server("kb", "    prefix: ''\n", kb_link);
+    kb.check(host.as_ref()).await;
+    let web_link = Arc::new(CountingLink::default());
+    guard(&web_link.tools).push(titled("web_search", "Search"));
+    let (web, _) = named_server("web", "    prefix: ''\n", web_link);
+    join(&host, &web);
+    web.check(host.as_ref()).await;
+    let routes: Vec<String> = guard(&host.routes).keys().cloned().collect();
+    assert_eq!(routes, ["kb_search", "web_search"]);
+}
+
 /// The subject of the incident of a definition of `server` not served for its name.
 fn name_taken(name: &str, noun: &str, server: &str) -> String {
     format!("{name} ({noun} of {server}: name taken)")

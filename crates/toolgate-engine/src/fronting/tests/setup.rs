@@ -149,11 +149,11 @@ impl Host for FakeHost {
     }
     fn names_besides(&self, server: &str, kind: DefinitionKind) -> BTreeMap<String, String> {
         match kind {
-            DefinitionKind::Tool => tools_by_skeleton(
+            DefinitionKind::Tool => names_by_skeleton(
                 guard(&self.routes)
-                    .values()
-                    .filter(|r| r.server() != Some(server))
-                    .map(|r| r.as_ref()),
+                    .iter()
+                    .filter(|(_, r)| r.server() != Some(server))
+                    .map(|(name, _)| name.as_str()),
             ),
             _ => guard(&self.fronting).served_names_besides(server, kind),
         }
