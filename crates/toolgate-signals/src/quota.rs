@@ -120,7 +120,10 @@ impl Collector {
             return;
         }
         q.policy = normalise_policy(&q.policy);
-        q.window = q.window.or_else(|| period_named(&q.policy));
+        q.window = q
+            .window
+            .or_else(|| period_named(&q.policy))
+            .or_else(|| seconds_named(&q.policy));
         if let Some(existing) = self.quotas.iter_mut().find(|e| e.policy == q.policy) {
             existing.absorb(q);
         } else if self.quotas.len() < MAX_COLLECTED {
@@ -158,6 +161,18 @@ fn period_named(policy: &str) -> Option<Duration> {
         _ => return None,
     };
     Some(Duration::from_secs(secs))
+}
+
+/// The window of a policy named by its length in seconds, as a gateway that counts
+/// several windows at once names each field for its own (`X-RateLimit-Remaining-60`
+/// beside `X-RateLimit-Remaining-3600`): the whole name is a number. A number among
+/// words (`v2`, `tier-2`) names no window, and neither does zero.
+fn seconds_named(policy: &str) -> Option<Duration> {
+    if policy.is_empty() || policy.len() > 7 || !policy.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let secs: u64 = policy.parse().ok().filter(|&s| s > 0)?;
+    Some(Duration::from_secs(secs).min(crate::reset::MAX_RESET))
 }
 
 /// Joins one budget whose halves came under different names: Yelp's

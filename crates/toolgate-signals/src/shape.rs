@@ -289,7 +289,7 @@ const STORED: [&str; 14] = [
 /// Splits a field name into its family, policy, part and unit; `None` when it is not
 /// a rate-limit field.
 fn parse_name(name: &str) -> Option<Name> {
-    let lower = name.trim().to_ascii_lowercase();
+    let lower = humps_split(name.trim()).unwrap_or_else(|| name.trim().to_ascii_lowercase());
     let tokens = tokens_of(&lower)?;
     if let Some(n) = budget_phrase(&tokens) {
         return Some(n);
@@ -471,15 +471,43 @@ fn part_then_limit(tokens: &[&str]) -> Option<Name> {
     })
 }
 
-/// `Remaining-Req` (Upbit), `x-remaining-calls` (ShipBob): a count part, then what is
-/// counted, and nothing else but an extension header's `x`.
-fn count_of_requests(tokens: &[&str]) -> Option<Name> {
-    let (["x", p, noun] | [p, noun]) = tokens else {
+/// A name written in one piece with its words' capitals (`remainingCallsPerSubscription`,
+/// a header name an API gateway's policy lets its owner choose), lower-cased with a `-`
+/// at each word's start; `None` for a name that already has separators or no humps, so
+/// every other name is read as before. Bounded by the name's length.
+fn humps_split(name: &str) -> Option<String> {
+    if name.len() > 64
+        || name.contains(['-', '_'])
+        || !name.bytes().all(|b| b.is_ascii_alphanumeric())
+    {
         return None;
+    }
+    let bytes = name.as_bytes();
+    let mut out = String::with_capacity(name.len() + 8);
+    let mut humps = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        if i > 0 && b.is_ascii_uppercase() && bytes[i - 1].is_ascii_lowercase() {
+            out.push('-');
+            humps += 1;
+        }
+        out.push(char::from(b.to_ascii_lowercase()));
+    }
+    (humps > 0).then_some(out)
+}
+
+/// `Remaining-Req` (Upbit), `x-remaining-calls` (ShipBob), `remaining-tokens`: a count
+/// part, then what is counted, and nothing else but an extension header's `x` — or
+/// `per` and whom the count is for (`remainingCallsPerSubscription`, as an API
+/// management layer names the header), which names the policy.
+fn count_of_requests(tokens: &[&str]) -> Option<Name> {
+    let (p, noun, whose) = match tokens {
+        ["x", p, noun] | [p, noun] => (*p, *noun, &[][..]),
+        [p, noun, "per", whose @ ..] if !whose.is_empty() && whose.len() <= 2 => (*p, *noun, whose),
+        _ => return None,
     };
     if !matches!(
-        *noun,
-        "req" | "reqs" | "request" | "requests" | "call" | "calls"
+        noun,
+        "req" | "reqs" | "request" | "requests" | "call" | "calls" | "tokens"
     ) {
         return None;
     }
@@ -488,7 +516,7 @@ fn count_of_requests(tokens: &[&str]) -> Option<Name> {
     };
     Some(Name {
         family: String::new(),
-        policy: String::new(),
+        policy: whose.join("-"),
         part,
         unit: None,
         by_shape_alone: false,

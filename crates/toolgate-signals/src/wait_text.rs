@@ -325,16 +325,29 @@ fn hour_with_h(word: &str) -> Option<String> {
 }
 
 /// A length written `h:mm:ss` (hours of any size, minutes and seconds of two digits
-/// under 60); two parts alone are as often a time of day and are not read.
+/// under 60), or with its whole days before a dot, `d.hh:mm:ss`, as .NET writes a
+/// `TimeSpan` longer than a day (Azure API Management's "Quota will be replenished in
+/// 2.23:58:11"); two parts alone are as often a time of day and are not read.
 fn clock_length(text: &str) -> Option<Duration> {
     let mut parts = text.split(':');
     let (h, m, s) = (parts.next()?, parts.next()?, parts.next()?);
     let two_digits = |p: &str| p.len() == 2 && p.bytes().all(|b| b.is_ascii_digit());
-    if parts.next().is_some() || h.is_empty() || h.len() > 3 || !two_digits(m) || !two_digits(s) {
+    if parts.next().is_some() || !two_digits(m) || !two_digits(s) {
         return None;
     }
-    let (h, m, s): (u64, u64, u64) = (h.parse().ok()?, m.parse().ok()?, s.parse().ok()?);
-    (m < 60 && s < 60).then(|| Duration::from_secs(h * 3600 + m * 60 + s).min(MAX_WAIT))
+    let (days, h) = match h.split_once('.') {
+        // With days the hours are of the day: two digits under 24.
+        Some((d, h)) if two_digits(h) && h < "24" => (d, h),
+        Some(_) => return None,
+        None => ("0", h),
+    };
+    if h.is_empty() || h.len() > 3 || days.is_empty() || days.len() > 3 {
+        return None;
+    }
+    let parse = |p: &str| p.parse::<u64>().ok();
+    let (d, h, m, s) = (parse(days)?, parse(h)?, parse(m)?, parse(s)?);
+    (m < 60 && s < 60)
+        .then(|| Duration::from_secs(d * 86_400 + h * 3600 + m * 60 + s).min(MAX_WAIT))
 }
 
 /// The amount at the start of `rest`: `20s`, `1m30s`, `3 seconds`, `1.5 minutes`,
@@ -446,6 +459,33 @@ mod tests {
             ("try again in soon", None),
             ("retry in -5 seconds", None),
             ("", None),
+        ];
+        for (text, want) in cases {
+            assert_eq!(wait_in(text), *want, "{text}");
+        }
+    }
+
+    /// A length over a day written as .NET writes a `TimeSpan`, its whole days before a
+    /// dot (an API management layer's "Quota will be replenished in 2.23:58:11"), is
+    /// those days and hours, capped as every wait is; a dot that is not before two
+    /// digits of hours under 24 is no such length.
+    #[test]
+    fn a_length_with_its_whole_days_before_a_dot_is_read_as_days() {
+        let s = Duration::from_secs;
+        let cases: &[(&str, Option<Duration>)] = &[
+            (
+                "Out of bandwidth quota. Quota will be replenished in 0.05:06:07.",
+                Some(s(5 * 3600 + 6 * 60 + 7)),
+            ),
+            ("Quota will be replenished in 1.00:00:00.", Some(s(86_400))),
+            ("Quota will be replenished in 0.00:00:29.", Some(s(29))),
+            (
+                "Out of bandwidth quota. Quota will be replenished in 2.23:58:11.",
+                Some(MAX_WAIT),
+            ),
+            ("Quota will be replenished in 1.24:00:00.", None),
+            ("Quota will be replenished in 1.5:00:00.", None),
+            ("Quota will be replenished in .02:03:04.", None),
         ];
         for (text, want) in cases {
             assert_eq!(wait_in(text), *want, "{text}");

@@ -40,9 +40,9 @@ use toolgate_signals::{
 };
 
 /// Cases read right, out of every case; raised as the readers improve.
-const FLOOR: usize = 3611;
+const FLOOR: usize = 3758;
 
-const FILES: [(&str, &str); 54] = [
+const FILES: [(&str, &str); 55] = [
     (
         "ratelimit_headers",
         include_str!("corpus/ratelimit_headers.json"),
@@ -83,6 +83,7 @@ const FILES: [(&str, &str); 54] = [
     ("holdout28", include_str!("corpus/holdout28.json")),
     ("holdout29", include_str!("corpus/holdout29.json")),
     ("holdout30", include_str!("corpus/holdout30.json")),
+    ("holdout31", include_str!("corpus/holdout31.json")),
     ("false_alarms", include_str!("corpus/false_alarms.json")),
     ("recovery", include_str!("corpus/recovery.json")),
     ("recovery2", include_str!("corpus/recovery2.json")),

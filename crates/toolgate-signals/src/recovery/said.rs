@@ -12,9 +12,12 @@
 use super::Recovery;
 use crate::passed::{says_limit_passed, words};
 
-/// The periods whose allowance, once spent, does not come back by waiting seconds.
-const PERIODS: [&str; 9] = [
-    "daily", "day", "today", "monthly", "month", "yearly", "year", "annual", "cycle",
+/// The periods whose allowance, once spent, does not come back by waiting seconds; in
+/// the plural too, as a gateway writes a period with its count ("the limit of 1000
+/// requests per 1 days").
+const PERIODS: [&str; 12] = [
+    "daily", "day", "days", "today", "monthly", "month", "months", "yearly", "year", "years",
+    "annual", "cycle",
 ];
 /// Windows a throttle counts in: a text naming one, or telling to wait, is about a
 /// wait, even when it also sells a bigger plan ("exceeded the maximum requests per

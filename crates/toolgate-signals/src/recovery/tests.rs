@@ -1150,3 +1150,17 @@ fn a_plans_usage_limit_counted_per_minute_in_a_member_of_its_own_comes_back_by_w
     let label = r#"{"message": "Usage limit exceeded for plan Watt", "period": "2025-05"}"#;
     assert_eq!(said(label), Some(Recovery::Account));
 }
+
+/// A gateway writes its quota's period with its count and in the plural ("the limit of
+/// 1000 requests per 1 days"): a day's allowance spent is the account's all the same,
+/// while a window of seconds written that way is a wait.
+#[test]
+fn a_period_written_with_its_count_is_that_period() {
+    let day = r#"{"message":"Quota exceeded ! You reach the limit of 1000 requests per 1 days","http_status_code":429}"#;
+    assert_eq!(said(day), Some(Recovery::Account));
+    let month =
+        r#"{"message":"Quota exceeded ! You reach the limit of 50000 requests per 1 months"}"#;
+    assert_eq!(said(month), Some(Recovery::Account));
+    let seconds = r#"{"message":"Rate limit exceeded ! You reach the limit of 10 requests per 10 seconds","http_status_code":429}"#;
+    assert_ne!(said(seconds), Some(Recovery::Account));
+}

@@ -69,6 +69,37 @@ fn a_count_part_then_what_it_counts_is_a_budget_with_or_without_an_x() {
     assert!(read(&[("x-user-remaining-calls", b"3")]).quota.is_empty());
 }
 
+/// An API management layer lets its owner name the count headers; they come written in
+/// one piece with capitals (`remainingCallsPerSubscription` beside
+/// `totalCallsPerSubscription`) or as the tokens left (`remaining-tokens`), and are read
+/// as the budget they count, not reported unread.
+#[test]
+fn a_count_named_in_one_piece_with_capitals_or_of_tokens_is_a_budget() {
+    let now = DateTime::from_timestamp(1_748_779_200, 0).unwrap_or_default();
+    let read = |fields: &[(&str, &[u8])]| {
+        crate::read(200, &Headers::new(fields), now, crate::Flavour::Auto)
+    };
+    let s = read(&[
+        ("remainingCallsPerSubscription", b"3"),
+        ("totalCallsPerSubscription", b"20"),
+    ]);
+    assert!(s.unread.is_empty(), "{:?}", s.unread);
+    assert_eq!(
+        (
+            s.quota[0].policy.as_str(),
+            s.quota[0].limit,
+            s.quota[0].remaining
+        ),
+        ("subscription", Some(20), Some(3))
+    );
+    let s = read(&[("remaining-tokens", b"120"), ("consumed-tokens", b"880")]);
+    assert!(s.unread.is_empty(), "{:?}", s.unread);
+    assert_eq!(s.quota[0].remaining, Some(120));
+    // Capitals in a name that has separators, or no humps at all, change nothing.
+    assert!(read(&[("X-Remaining-Items", b"3")]).quota.is_empty());
+    assert!(read(&[("remainingItemsPerPage", b"3")]).quota.is_empty());
+}
+
 #[test]
 fn counts_per_period_give_one_quota_each() {
     // Upbit: what is left this minute (a fixed legacy value) and this second.
