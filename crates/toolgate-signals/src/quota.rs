@@ -165,13 +165,15 @@ fn period_named(policy: &str) -> Option<Duration> {
 
 /// The window of a policy named by its length in seconds, as a gateway that counts
 /// several windows at once names each field for its own (`X-RateLimit-Remaining-60`
-/// beside `X-RateLimit-Remaining-3600`): the whole name is a number. A number among
-/// words (`v2`, `tier-2`) names no window, and neither does zero.
+/// beside `X-RateLimit-Remaining-3600`, and `X-AI-RateLimit-Remaining-60-openai`, the
+/// window before what it counts): the name's first word is a number. A number after
+/// other words (`v2`, `tier-2`) names no window, and neither does zero.
 fn seconds_named(policy: &str) -> Option<Duration> {
-    if policy.is_empty() || policy.len() > 7 || !policy.bytes().all(|b| b.is_ascii_digit()) {
+    let first = policy.split(['-', '_', '.']).next()?;
+    if first.is_empty() || first.len() > 7 || !first.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
-    let secs: u64 = policy.parse().ok().filter(|&s| s > 0)?;
+    let secs: u64 = first.parse().ok().filter(|&s| s > 0)?;
     Some(Duration::from_secs(secs).min(crate::reset::MAX_RESET))
 }
 

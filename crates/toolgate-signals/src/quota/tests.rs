@@ -199,13 +199,14 @@ fn a_period_with_per_glued_before_it_has_that_window() {
 }
 
 /// A gateway counting several windows at once names each field for its window's length
-/// in seconds (`X-RateLimit-Remaining-60` beside `X-RateLimit-Remaining-3600`): a policy
-/// whose whole name is a number has that window; a number among words, zero, or a
-/// number too long to be seconds names none.
+/// in seconds (`X-RateLimit-Remaining-60` beside `X-RateLimit-Remaining-3600`, or the
+/// window before what it counts, `-60-openai`): a policy whose first word is a number
+/// has that window; a number after other words, zero, or a number too long to be
+/// seconds names none.
 #[test]
 fn a_policy_named_by_a_number_of_seconds_has_that_window() {
     let mut c = Collector::default();
-    for policy in ["60", "3600", "0", "v2", "tier-2", "12345678"] {
+    for policy in ["60", "3600", "60-openai", "0", "v2", "tier-2", "12345678"] {
         c.quota(Quota {
             remaining: Some(5),
             ..Quota::new(policy)
@@ -221,6 +222,7 @@ fn a_policy_named_by_a_number_of_seconds_has_that_window() {
         [
             ("60", Some(60)),
             ("3600", Some(3600)),
+            ("60-openai", Some(60)),
             ("0", None),
             ("v2", None),
             ("tier-2", None),
