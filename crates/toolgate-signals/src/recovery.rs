@@ -526,6 +526,9 @@ fn dav_error(text: &str) -> bool {
 /// the request failed. A privilege the principal lacks (`need-privileges`) is the
 /// credentials'; every other one is a precondition of the request or of the resource's
 /// state (a 403 among them: another request passes, other credentials do not help).
+/// The quota of what the account may store (RFC 4331 §6, `quota-not-exceeded` with a
+/// 507) is the account's; the server's own disk (`sufficient-disk-space`) is left to the
+/// status.
 fn dav_condition(local: &str) -> Option<Recovery> {
     let named = local.contains('-')
         && local
@@ -534,11 +537,12 @@ fn dav_condition(local: &str) -> Option<Recovery> {
     if !named {
         return None;
     }
-    Some(if local == "need-privileges" {
-        Recovery::Credentials
-    } else {
-        Recovery::Request
-    })
+    match local {
+        "need-privileges" => Some(Recovery::Credentials),
+        "quota-not-exceeded" => Some(Recovery::Account),
+        "sufficient-disk-space" => None,
+        _ => Some(Recovery::Request),
+    }
 }
 
 /// A SOAP fault's code: SOAP 1.1's `<faultcode>soap:Client</faultcode>` (and its dotted

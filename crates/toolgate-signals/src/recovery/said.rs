@@ -676,8 +676,12 @@ fn credentials(w: &Words<'_>) -> bool {
             || (w.w[i] == "key" && before == "session")
     });
     // "The security token included in the request is invalid": a sentence apart.
+    // A message's security header (WS-Security's, or the one a name-value-pair API
+    // signs its calls with) carries the caller's credentials.
+    let security_header = w.phrase(&["security", "header"]);
     let refused = w.near(&CREDENTIALS, &REFUSED, 6)
-        || (key && (w.any_of(&REFUSED) || says_missing(w)))
+        || ((key || security_header)
+            && (w.any_of(&REFUSED) || says_missing(w) || w.phrase(&["not", "valid"])))
         || (w.phrase(&["not", "match"]) && w.any_of(&["signature", "credentials"]));
     let scope = w.near(
         &["scope", "scopes"],

@@ -33,7 +33,7 @@ fn a_form_encoded_throttle_is_read_as_one() {
 }
 
 #[test]
-fn an_xml_answer_that_says_by_its_tags_that_it_failed_is_an_error_envelope() {
+fn an_xml_answer_that_says_by_its_tags_that_it_failed_is_an_error_envelope_and_data_is_not() {
     for body in [
         // A root whose status attribute says failure.
         r#"<?xml version="1.0" encoding="utf-8" ?><rsp stat="fail"><err code="98" msg="Invalid auth token" /></rsp>"#,
@@ -46,10 +46,7 @@ fn an_xml_answer_that_says_by_its_tags_that_it_failed_is_an_error_envelope() {
     ] {
         assert!(worth_reading(200, body.as_bytes()), "{body}");
     }
-}
-
-#[test]
-fn xml_answers_whose_tags_only_hold_data_are_answers() {
+    // Answers whose tags only hold data, a record's status and an empty error included.
     for body in [
         r#"<rsp stat="ok"><photo id="2733" title="Invalid auth token sign" /></rsp>"#,
         r#"<cas:serviceResponse xmlns:cas="http://www.yale.edu/tp/cas"><cas:authenticationSuccess><cas:user>alice</cas:user></cas:authenticationSuccess></cas:serviceResponse>"#,

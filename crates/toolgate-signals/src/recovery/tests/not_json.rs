@@ -5,7 +5,7 @@
 use super::{Recovery, read_refusal, said};
 
 #[test]
-fn codes_and_messages_written_as_attributes_are_read() {
+fn codes_and_messages_written_as_attributes_are_read_and_a_records_are_not() {
     for (body, want) in [
         (
             r#"<?xml version="1.0" encoding="utf-8" ?><rsp stat="fail"><err code="98" msg="Invalid auth token" /></rsp>"#,
@@ -28,10 +28,7 @@ fn codes_and_messages_written_as_attributes_are_read() {
     ] {
         assert_eq!(said(body), Some(want), "{body}");
     }
-}
-
-#[test]
-fn attributes_that_are_data_say_nothing() {
+    // Attributes that are a record's data say nothing.
     for body in [
         r#"<rsp stat="ok"><photo id="2733" title="Invalid auth token sign"/></rsp>"#,
         r#"<items><item sku="ACCESS-DENIED" colour="red"/></items>"#,
@@ -58,6 +55,11 @@ fn a_webdav_condition_is_the_requests_and_a_missing_privilege_the_credentials() 
         read_refusal(403, lacking.as_bytes()),
         Some(Recovery::Credentials)
     );
+    // The account's storage quota is the account's; the server's disk is the server's.
+    let quota = r#"<D:error xmlns:D="DAV:"><D:quota-not-exceeded/></D:error>"#;
+    assert_eq!(read_refusal(507, quota.as_bytes()), Some(Recovery::Account));
+    let disk = r#"<D:error xmlns:D="DAV:"><D:sufficient-disk-space/></D:error>"#;
+    assert_eq!(read_refusal(507, disk.as_bytes()), None);
     // Hyphenated names outside a WebDAV error are not conditions.
     let other = r#"<error><line-item>42</line-item></error>"#;
     assert_eq!(read_refusal(403, other.as_bytes()), None);
@@ -137,6 +139,7 @@ fn who_must_act_in_the_words_these_bodies_use() {
         ),
         ("Service currently unavailable", Recovery::Transient),
         ("Required parameter is missing.", Recovery::Request),
+        ("Security header is not valid", Recovery::Credentials),
     ] {
         assert_eq!(said(body), Some(want), "{body}");
     }
