@@ -429,6 +429,14 @@ fn standing_allowance_spent(w: &Words<'_>) -> bool {
         "payload",
         "body",
     ];
+    // A quota on the size of what a bucket or the account stores ("Bucket size quota is
+    // reached"), unlike an object's or a request's size, is held.
+    let stored_size = w.phrase(&["size", "quota"])
+        && w.any_of(&["bucket", "buckets", "storage", "disk"])
+        && w.any_of(&SPENT);
+    if stored_size {
+        return true;
+    }
     if w.any_of(&NOT_HELD) {
         return false;
     }

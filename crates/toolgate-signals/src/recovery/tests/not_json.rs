@@ -140,6 +140,7 @@ fn who_must_act_in_the_words_these_bodies_use() {
         ("Service currently unavailable", Recovery::Transient),
         ("Required parameter is missing.", Recovery::Request),
         ("Security header is not valid", Recovery::Credentials),
+        ("Forbidden: Bucket size quota is reached", Recovery::Account),
     ] {
         assert_eq!(said(body), Some(want), "{body}");
     }
