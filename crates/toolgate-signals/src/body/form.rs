@@ -24,7 +24,13 @@ const MAX_FIELDS: usize = 32;
 /// The fields of a form-encoded `body` as a JSON object's bytes; `None` when the body is
 /// not form fields or holds none.
 pub(super) fn as_json(body: &[u8]) -> Option<Vec<u8>> {
-    let text = std::str::from_utf8(body).ok()?.trim();
+    // Every successful body passes here: JSON, markup and anything else that does not
+    // open with a name's letter costs one look at its first bytes.
+    let start = body.iter().position(|b| !b.is_ascii_whitespace())?;
+    if !body[start].is_ascii_alphabetic() {
+        return None;
+    }
+    let text = std::str::from_utf8(&body[start..]).ok()?.trim();
     // A lone word (`Forbidden`) or a sentence is text, not a field.
     if !text.contains('=') {
         return None;
