@@ -49,6 +49,7 @@ use crate::{Deprecation, MAX_WAIT, Quota, reset, walk, warning};
 mod calls_in_period;
 mod envelope;
 mod extensions;
+mod form;
 mod limit_object;
 mod markup_notices;
 mod members;
@@ -112,7 +113,13 @@ pub struct BodySignals {
 /// ```
 #[must_use]
 pub fn worth_reading(status: u16, body: &[u8]) -> bool {
-    status >= 400 || envelope::is_error_envelope(body) || operation_errors::reports_failure(body)
+    status >= 400
+        || envelope::is_error_envelope(body)
+        || operation_errors::reports_failure(body)
+        // Form fields (`error=invalid_grant&…`, `ACK=Failure&…`) say what the members of
+        // a JSON object say (`body/form.rs`).
+        || form::as_json(&body[..body.len().min(MAX_BODY_PREFIX)])
+            .is_some_and(|fields| envelope::is_error_envelope(&fields))
 }
 
 /// Reads the rate-limit signals in the first [`MAX_BODY_PREFIX`] bytes of `body`.
@@ -131,6 +138,9 @@ pub fn worth_reading(status: u16, body: &[u8]) -> bool {
 /// ```
 #[must_use]
 pub fn read(status: u16, body: &[u8], now: DateTime<Utc>) -> BodySignals {
+    // A form-encoded body is read as the JSON object of its fields (`body/form.rs`).
+    let fields = form::as_json(&body[..body.len().min(MAX_BODY_PREFIX)]);
+    let body = fields.as_deref().unwrap_or(body);
     let mut out = read_prefix(status, body, now);
     // The end of a maintenance window a 502, 503 or 504 names is its wait.
     let prefix = &body[..body.len().min(MAX_BODY_PREFIX)];

@@ -114,13 +114,22 @@ const MONEY_MOVED: [&str; 10] = [
     "remittances",
 ];
 
+/// What a process runs out of, whose limit is the server's own ("Worker exceeded resource
+/// limits", "CPU time limit exceeded"): the call that passed it fails the same way when sent
+/// again, and waiting does not reset it. "resource" counts only right before its limit, since
+/// a throttle may name the resource it throttles ("rate limit exceeded for this resource").
+const RUNTIME_LIMITS: [&str; 2] = ["memory", "cpu"];
+
 /// Whether the words name a limit of something other than calls: a size, an input,
-/// money, storage, or money moved (not counted per unit of time).
+/// money, storage, a process's own resources, or money moved (not counted per unit of time).
 fn other_limit_named(w: &[String]) -> bool {
     w.iter().enumerate().any(|(i, x)| {
+        let next = w.get(i + 1).map(String::as_str);
         OTHER_LIMITS.contains(&x.as_str())
-            || (MONEY_MOVED.contains(&x.as_str())
-                && w.get(i + 1).map(String::as_str) != Some("per"))
+            || RUNTIME_LIMITS.contains(&x.as_str())
+            || (matches!(x.as_str(), "resource" | "resources")
+                && matches!(next, Some("limit" | "limits")))
+            || (MONEY_MOVED.contains(&x.as_str()) && next != Some("per"))
     })
 }
 
@@ -336,6 +345,7 @@ mod tests {
             "LIMITED_NUMBER_OF_SERVICE_REQUESTS_EXCEEDS_ERROR",
             "Number of calls exceeded for this key",
             "DAILY_QUERIES_EXHAUSTED",
+            "Rate limit exceeded for this resource",
         ] {
             assert!(says_limit_passed(t), "{t}");
         }
@@ -424,6 +434,9 @@ mod tests {
             "Insufficient funds",
             "The shop ran out of stock",
             "Worker ran out of memory",
+            "Worker exceeded resource limits",
+            "CPU time limit exceeded",
+            "Memory limit exceeded",
             "Insufficient permissions to read credits",
             "Out of office",
             "Request exceeds the maximum of 10 MB",

@@ -299,6 +299,8 @@ fn names_a_code(key: &str) -> bool {
     const HEADS: [&str; 5] = ["sub", "status", "result", "return", "reason"];
     key.strip_suffix("code")
         .is_some_and(|head| HEADS.contains(&head) || head.ends_with("error"))
+        // OAuth 1.0a's problem reporting names its code `oauth_problem`.
+        || key == "oauthproblem"
 }
 
 /// A message named after what it reports: `status_message` (`{"status": "ERROR",
@@ -421,13 +423,20 @@ fn error_info(map: &serde_json::Map<String, Value>) -> Option<Recovery> {
 fn markup(text: &str, out: &mut Found) {
     let head = text.get(..text.len().min(256)).unwrap_or_default();
     if head.to_ascii_lowercase().contains("<html") {
-        // A page's words are for people; a sign-in page in place of the API asks for
-        // credentials.
+        // A sign-in page in place of the API, or one that sends the caller to sign in,
+        // asks for credentials.
         if crate::sign_in_page::is_sign_in_page(text.as_bytes()) {
             out.sign_in = true;
         }
+        // A page's running text is for people; its title and headings name the failure
+        // in a line, as a message does ("403.502 - Forbidden: Too many requests from the
+        // same client IP", "Page Expired").
+        for line in crate::walk::page_headings(text) {
+            out.text(line);
+        }
         return;
     }
+    markup_attributes(text, out);
     // An XML-RPC fault names its members in a `<name>` element, the value in the
     // element after it: `<name>faultString</name><value><string>Access Denied</string>`.
     let mut member: Option<String> = None;
@@ -459,6 +468,83 @@ fn markup(text: &str, out: &mut Found) {
     }
 }
 
+/// What the tags of an XML error say in their attributes and names: a code or a message
+/// written as an attribute (`<err code="98" msg="Invalid auth token" />`, `<error
+/// code="40" message="Wrong username or password"/>`), the text of an element named for
+/// the failure it reports (`<cas:authenticationFailure code="INVALID_TICKET">Ticket …
+/// not recognized`), a status code's URI read by its last part (SAML's `<StatusCode
+/// Value="urn:oasis:names:tc:SAML:2.0:status:AuthnFailed"/>`), and the condition a
+/// WebDAV `DAV:error` names ([`dav_condition`]).
+fn markup_attributes(text: &str, out: &mut Found) {
+    let dav = dav_error(text);
+    for (local, attrs, inner) in crate::walk::xml_start_tags(text, MAX_TAGS) {
+        let element = member_name(local);
+        if dav && let Some(r) = dav_condition(local) {
+            out.reason.get_or_insert(r);
+        }
+        if element.ends_with("failure") && !inner.is_empty() {
+            out.text(inner);
+        }
+        for (name, value) in crate::walk::xml_attributes(attrs) {
+            let key = member_name(name);
+            if value.trim().is_empty() {
+                continue;
+            }
+            if ATTRIBUTE_CODE_KEYS.contains(&key.as_str()) || names_a_code(&key) {
+                out.code(&key, value);
+            } else if MESSAGE_KEYS.contains(&key.as_str()) || names_a_message(&key) {
+                out.text(value);
+            } else if key == "value"
+                && element == "statuscode"
+                && let Some((_, code)) = value.rsplit_once(':')
+            {
+                out.text(code);
+            }
+        }
+    }
+}
+
+/// Names of an attribute that holds an error's code. Fewer than an element's
+/// ([`CODE_KEYS`]): a `title`, `type` or `status` attribute is as often a record's (a
+/// photo's `title="…"`).
+const ATTRIBUTE_CODE_KEYS: [&str; 5] = ["code", "errorcode", "errcode", "error", "reason"];
+
+/// Whether an XML body is a WebDAV error: a root `error` element in the `DAV:`
+/// namespace (RFC 4918 §16).
+fn dav_error(text: &str) -> bool {
+    let Some((root, attrs, _)) = crate::walk::xml_start_tags(text, 4).next() else {
+        return false;
+    };
+    // The namespace is declared in the root's own attributes (`xmlns:D="DAV:"`), which
+    // the attribute reader skips as declarations.
+    root.eq_ignore_ascii_case("error") && (attrs.contains("\"DAV:\"") || attrs.contains("'DAV:'"))
+}
+
+/// The condition a WebDAV error names by an element of its own (RFC 4918 §16, RFC 3744
+/// §7.1.1, RFC 4791 §5.3.2.1): its name, written in lowercase words joined by hyphens
+/// (`lock-token-submitted`, `CALDAV:valid-calendar-data`, `need-privileges`), says what
+/// the request failed. A privilege the principal lacks (`need-privileges`) is the
+/// credentials'; every other one is a precondition of the request or of the resource's
+/// state (a 403 among them: another request passes, other credentials do not help).
+/// The quota of what the account may store (RFC 4331 §6, `quota-not-exceeded` with a
+/// 507) is the account's; the server's own disk (`sufficient-disk-space`) is left to the
+/// status.
+fn dav_condition(local: &str) -> Option<Recovery> {
+    let named = local.contains('-')
+        && local
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
+    if !named {
+        return None;
+    }
+    match local {
+        "need-privileges" => Some(Recovery::Credentials),
+        "quota-not-exceeded" => Some(Recovery::Account),
+        "sufficient-disk-space" => None,
+        _ => Some(Recovery::Request),
+    }
+}
+
 /// A SOAP fault's code: SOAP 1.1's `<faultcode>soap:Client</faultcode>` (and its dotted
 /// kin, `Client.Authentication`) and SOAP 1.2's `<env:Value>env:Sender</env:Value>` say
 /// the request is at fault (SOAP 1.1 §4.4.1: "the message was incorrectly formed or did
@@ -472,6 +558,12 @@ fn soap_fault(local: &str, value: &str) -> Option<Recovery> {
         Some((_, code)) => (true, code),
         None => (false, value),
     };
+    if matches!(local, "faultcode" | "value")
+        && (prefixed || local == "faultcode")
+        && let Some(r) = addressing_fault(code)
+    {
+        return Some(r);
+    }
     let mut parts = code.split('.');
     let head = parts.next().unwrap_or_default();
     let client = match local {
@@ -485,6 +577,21 @@ fn soap_fault(local: &str, value: &str) -> Option<Recovery> {
         _ => false,
     };
     client.then_some(Recovery::Request)
+}
+
+/// The faults WS-Addressing defines for a message it cannot deliver (W3C WS-Addressing
+/// 1.0 SOAP Binding §6.4, as WCF and other SOAP stacks send them with a 500): an action
+/// the endpoint does not have (`ActionNotSupported`, "… cannot be processed at the
+/// receiver, due to a ContractFilter mismatch") and an address it does not serve
+/// (`DestinationUnreachable`) are what the tool calls, not its arguments; an endpoint
+/// unavailable for now passes; an addressing header missing or invalid is the request's.
+fn addressing_fault(code: &str) -> Option<Recovery> {
+    match code {
+        "ActionNotSupported" | "DestinationUnreachable" => Some(Recovery::Unsupported),
+        "EndpointUnavailable" => Some(Recovery::Transient),
+        "InvalidAddressingHeader" | "MessageAddressingHeaderRequired" => Some(Recovery::Request),
+        _ => None,
+    }
 }
 
 /// A dotted fault subcode that names a rule of the business or of validation, not the

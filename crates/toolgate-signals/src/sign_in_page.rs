@@ -5,7 +5,11 @@
 //! credentials', not an API that changed.
 //!
 //! A sign-in page asks for a password: it holds an `<input>` tag whose `type` is
-//! `password`. Only a body that opens as an HTML document is looked at, and only its
+//! `password`. A page that sends the caller on to an identity provider is one too
+//! ([`sends_to_sign_in`]): a SAML request posted by a form (SAML Bindings §3.5, the
+//! `SAMLRequest` field a single sign-on gate writes into its page) or a refresh to an
+//! OAuth or OpenID Connect authorization request (`…?client_id=…&response_type=code`),
+//! as a proxy or gateway answers a call whose session expired. Only a body that opens as an HTML document is looked at, and only its
 //! first [`MAX_SCAN`] bytes; a password field shown as code in a page (`&lt;input
 //! type="password"&gt;`) is text, not a tag.
 
@@ -34,7 +38,37 @@ pub(crate) fn is_sign_in_page(body: &[u8]) -> bool {
         head.get(at..at + 8)
             .is_some_and(|w| w.eq_ignore_ascii_case(b"password"))
             && is_password_type(head, at)
-    })
+    }) || sends_to_sign_in(head)
+}
+
+/// Whether a page's first bytes send the caller to sign in elsewhere: an `<input>` tag
+/// carrying a SAML request (`name="SAMLRequest"`), or a `<meta http-equiv="refresh">`
+/// tag whose address is an authorization request (it names both `client_id=` and
+/// `response_type=`). A link to a sign-in page is only a link.
+fn sends_to_sign_in(head: &[u8]) -> bool {
+    let lower = head.to_ascii_lowercase();
+    let tag_at = |at: usize| {
+        let from = at.saturating_sub(MAX_TAG_HEAD);
+        lower[from..at]
+            .iter()
+            .rposition(|b| matches!(b, b'<' | b'>'))
+            .map(|i| from + i)
+            .filter(|open| lower[*open] == b'<')
+    };
+    let tag_end =
+        |open: usize| memchr::memchr(b'>', &lower[open..]).map_or(lower.len(), |end| open + end);
+    let saml_request = memchr::memmem::find_iter(&lower, b"samlrequest").any(|at| {
+        let named = lower[..at].ends_with(b"name=\"")
+            || lower[..at].ends_with(b"name='")
+            || lower[..at].ends_with(b"name=");
+        named && tag_at(at).is_some_and(|open| lower[open + 1..].starts_with(b"input"))
+    });
+    let refresh_to_authorize = memchr::memmem::find_iter(&lower, b"<meta").any(|open| {
+        let tag = &lower[open..tag_end(open)];
+        let has = |word: &[u8]| memchr::memmem::find(tag, word).is_some();
+        has(b"http-equiv") && has(b"refresh") && has(b"client_id=") && has(b"response_type=")
+    });
+    saml_request || refresh_to_authorize
 }
 
 /// Whether the page's opening names an HTML document (`<!DOCTYPE html>`, `<html`).
@@ -89,6 +123,27 @@ mod tests {
             r#"<html><body><input class="field" id="p" type='password'></body></html>"#.to_owned(),
         ] {
             assert!(is_sign_in_page(page.as_bytes()), "{page}");
+        }
+    }
+
+    #[test]
+    fn a_page_that_sends_the_caller_to_an_identity_provider_is_a_sign_in_page() {
+        for page in [
+            r#"<!DOCTYPE html><html><body onload="document.forms[0].submit()"><form method="post" action="https://idp.example.org/SAML2/SSO/POST"><input type="hidden" name="SAMLRequest" value="PHNhbWxw"/></form></body></html>"#,
+            r#"<html><head><meta http-equiv="refresh" content="0;URL='https://login.example.com/authorize?client_id=abc&amp;response_type=code'"></head></html>"#,
+        ] {
+            assert!(is_sign_in_page(page.as_bytes()), "{page}");
+        }
+    }
+
+    #[test]
+    fn a_link_to_sign_in_or_a_page_naming_saml_is_not() {
+        for page in [
+            r#"<html><body><a href="https://login.example.com/authorize?client_id=abc&response_type=code">Sign in</a></body></html>"#,
+            r#"<html><head><meta http-equiv="refresh" content="30"></head><body><p>SAMLRequest is a form field.</p></body></html>"#,
+            r#"<html><body><input type="hidden" name="lang" value="en"></body></html>"#,
+        ] {
+            assert!(!is_sign_in_page(page.as_bytes()), "{page}");
         }
     }
 

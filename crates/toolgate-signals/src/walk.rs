@@ -51,7 +51,10 @@ mod markup;
 
 pub(crate) use languages::MESSAGE_NAMES;
 
-pub(crate) use markup::elements as xml_elements;
+pub(crate) use markup::{
+    attributes as xml_attributes, elements as xml_elements, page_headings,
+    start_tags as xml_start_tags,
+};
 
 const MAX_DEPTH: usize = 8;
 const MAX_NODES: usize = 1024;
@@ -382,6 +385,8 @@ fn is_code_field(k: &str) -> bool {
             | "subcode"
             | "category"
             | "tag"
+            // OAuth 1.0a's problem reporting (`oauth_problem=token_expired`).
+            | "oauthproblem"
     )
 }
 
@@ -470,6 +475,9 @@ fn says_throttled_code(s: &str) -> bool {
         "ratelimit",
         "throttl",
         "toomanyrequests",
+        // GData's `too_many_recent_calls`.
+        "toomanycalls",
+        "toomanyrecentcalls",
         "resourceexhausted",
         "slowdown",
         "quotaexceeded",

@@ -40,9 +40,9 @@ use toolgate_signals::{
 };
 
 /// Cases read right, out of every case; raised as the readers improve.
-const FLOOR: usize = 3763;
+const FLOOR: usize = 3917;
 
-const FILES: [(&str, &str); 55] = [
+const FILES: [(&str, &str); 56] = [
     (
         "ratelimit_headers",
         include_str!("corpus/ratelimit_headers.json"),
@@ -99,6 +99,7 @@ const FILES: [(&str, &str); 55] = [
     ("recovery12", include_str!("corpus/recovery12.json")),
     ("recovery13", include_str!("corpus/recovery13.json")),
     ("recovery14", include_str!("corpus/recovery14.json")),
+    ("recovery15", include_str!("corpus/recovery15.json")),
     ("languages", include_str!("corpus/languages.json")),
     ("languages2", include_str!("corpus/languages2.json")),
     ("languages3", include_str!("corpus/languages3.json")),

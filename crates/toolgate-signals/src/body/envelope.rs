@@ -113,6 +113,7 @@ pub(super) fn is_error_envelope(body: &[u8]) -> bool {
         || markup_reports_throttle(&body[..body.len().min(2 * WINDOW)])
         || markup_reports_failure(&body[..body.len().min(2 * WINDOW)])
         || xml_rpc_fault(&body[..body.len().min(2 * WINDOW)])
+        || markup_names_failure(&body[..body.len().min(2 * WINDOW)])
         || crate::sign_in_page::is_sign_in_page(body)
 }
 
@@ -129,6 +130,64 @@ fn xml_rpc_fault(head: &[u8]) -> bool {
     };
     let after = skip_ws(&head[at + b"<methodResponse>".len()..]);
     after.starts_with(b"<fault>")
+}
+
+/// Whether an XML answer says by the names or attributes of its first tags that it
+/// failed: a root whose `stat` or `status` attribute says failure (Flickr's `<rsp
+/// stat="fail"><err code="98" msg="Invalid auth token" /></rsp>`, Subsonic's
+/// `<subsonic-response status="failed">`, Last.fm's `<lfm status="failed">`, all sent
+/// with a 200), a root that is an error (`<Error><Code>…`, which S3's copy operations
+/// send with a 200), a first element inside the root named for an error and holding
+/// something (CAS's `<cas:serviceResponse><cas:authenticationFailure code="INVALID_TICKET">`;
+/// XML-RPC's `<fault>` is read by [`xml_rpc_fault`], a `<fault>` elsewhere may be data),
+/// or a SAML status code other than `…:status:Success`. A record's status further down,
+/// or an element named `error` holding nothing, is data.
+fn markup_names_failure(head: &[u8]) -> bool {
+    let text = match std::str::from_utf8(head) {
+        Ok(t) => t,
+        Err(e) => std::str::from_utf8(&head[..e.valid_up_to()]).unwrap_or(""),
+    };
+    let text = text.trim_start_matches(|c: char| c.is_whitespace() || c == '\u{feff}');
+    if !text.starts_with('<')
+        || text
+            .get(..14)
+            .is_some_and(|t| t.to_ascii_lowercase().starts_with("<!doctype html"))
+        || text
+            .get(..5)
+            .is_some_and(|t| t.eq_ignore_ascii_case("<html"))
+    {
+        return false;
+    }
+    let names_an_error = |local: &str| {
+        let lower = local.to_ascii_lowercase();
+        matches!(lower.as_str(), "error" | "errors" | "err") || lower.ends_with("failure")
+    };
+    for (at, (local, attrs, inner)) in crate::walk::xml_start_tags(text, 8).enumerate() {
+        let mut attrs = crate::walk::xml_attributes(attrs);
+        let failed_status = |(name, value): (&str, &str)| {
+            ["stat", "status"]
+                .iter()
+                .any(|n| name.eq_ignore_ascii_case(n))
+                && ["fail", "failed", "failure", "error"]
+                    .iter()
+                    .any(|w| value.eq_ignore_ascii_case(w))
+        };
+        let saml_failure = |(name, value): (&str, &str)| {
+            local.eq_ignore_ascii_case("StatusCode")
+                && name.eq_ignore_ascii_case("Value")
+                && value.contains(":status:")
+                && !value.ends_with(":status:Success")
+        };
+        match at {
+            0 if names_an_error(local) || attrs.any(failed_status) => return true,
+            1 if names_an_error(local) && !(inner.is_empty() && attrs.next().is_none()) => {
+                return true;
+            }
+            _ if attrs.any(saml_failure) => return true,
+            _ => {}
+        }
+    }
+    false
 }
 
 /// Whether an XML answer's leading elements hold a failed result code beside a message
@@ -644,7 +703,9 @@ fn says_failed(key: &[u8], value: &[u8]) -> bool {
     };
     (is(&SUCCESS_KEYS) && value.starts_with(b"false"))
         || (is(&ERROR_FLAGS) && value.starts_with(b"true"))
-        || (is(&["status"]) && starts_with_any(&FAILED_STATUS_WORDS))
+        // `ACK` is how name-value-pair and XML trading APIs name the answer's status
+        // (`ACK=Failure`, `<Ack>Failure</Ack>`).
+        || (is(&["status", "ack"]) && starts_with_any(&FAILED_STATUS_WORDS))
         || (is(&["result"]) && starts_with_any(&FAILED_RESULT_WORDS))
         || (is(&["status", "code"]) && is_limit_status(value))
         || (is(&["status"]) && says_request_not_done(value))

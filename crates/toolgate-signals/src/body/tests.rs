@@ -1164,3 +1164,5 @@ fn a_success_flag_spelled_with_is_false_is_an_error_envelope_read_for_its_errors
     let fine = br#"{"isok": true, "data": {"online": true}}"#;
     assert!(!worth_reading(200, fine));
 }
+
+mod not_json;

@@ -326,6 +326,9 @@ fn account(w: &Words<'_>) -> bool {
     if w.is_a_rule() || w.says_to_wait() {
         return false;
     }
+    if trial_ended(w) {
+        return true;
+    }
     // Credits spent: "Insufficient credits", "not have enough credits", "run out of
     // credits", "Your credit is insufficient". A card's credit is the customer's, and
     // "insufficient permissions to read credits" is about permissions.
@@ -395,6 +398,12 @@ fn account(w: &Words<'_>) -> bool {
         || service_not_activated(w)
 }
 
+/// A trial the account runs on ended: "The trial period for the server is over. Please
+/// upgrade", "Your trial has expired". Only its owner buying a plan lets calls through.
+fn trial_ended(w: &Words<'_>) -> bool {
+    w.near(&["trial"], &["over", "ended", "expired"], 8)
+}
+
 /// What the account holds, spent or full, that no wait refills: its storage ("The storage
 /// quota of your account has been exceeded", "the user's iCloud storage quota has been
 /// exceeded"), its limits as a whole ("Account has reached its limits"), a prepaid
@@ -423,6 +432,14 @@ fn standing_allowance_spent(w: &Words<'_>) -> bool {
         "payload",
         "body",
     ];
+    // A quota on the size of what a bucket or the account stores ("Bucket size quota is
+    // reached"), unlike an object's or a request's size, is held.
+    let stored_size = w.phrase(&["size", "quota"])
+        && w.any_of(&["bucket", "buckets", "storage", "disk"])
+        && w.any_of(&SPENT);
+    if stored_size {
+        return true;
+    }
     if w.any_of(&NOT_HELD) {
         return false;
     }
@@ -640,6 +657,10 @@ fn period_spent(w: &Words<'_>) -> bool {
 
 /// The credentials were refused.
 fn credentials(w: &Words<'_>) -> bool {
+    // Before the tokens that are not credentials: a page's own token is the session's.
+    if form_session_expired(w) {
+        return true;
+    }
     if w.any_of(&NOT_CREDENTIALS) || parser_token(w) {
         return false;
     }
@@ -666,8 +687,12 @@ fn credentials(w: &Words<'_>) -> bool {
             || (w.w[i] == "key" && before == "session")
     });
     // "The security token included in the request is invalid": a sentence apart.
+    // A message's security header (WS-Security's, or the one a name-value-pair API
+    // signs its calls with) carries the caller's credentials.
+    let security_header = w.phrase(&["security", "header"]);
     let refused = w.near(&CREDENTIALS, &REFUSED, 6)
-        || (key && (w.any_of(&REFUSED) || says_missing(w)))
+        || ((key || security_header)
+            && (w.any_of(&REFUSED) || says_missing(w) || w.phrase(&["not", "valid"])))
         || (w.phrase(&["not", "match"]) && w.any_of(&["signature", "credentials"]));
     let scope = w.near(
         &["scope", "scopes"],
@@ -690,6 +715,23 @@ fn credentials(w: &Words<'_>) -> bool {
         || privileges_required(w)
         || session_key_refused(w)
         || authorization_failed(w)
+        || one_time_code_refused(w)
+}
+
+/// A form's session token expired or refused: "Page Expired" (the page a web framework
+/// answers a request whose session, and the CSRF token tied to it, ended), "CSRF token
+/// mismatch". Only signing in again gives a session whose token passes.
+fn form_session_expired(w: &Words<'_>) -> bool {
+    w.phrase(&["page", "expired"])
+        || (w.has("csrf") && w.any_of(&["mismatch", "expired", "invalid", "missing"]))
+}
+
+/// A one-time code that stands for a grant refused: an OAuth authorization code or a
+/// device's verification code "incorrect or expired" (`bad_verification_code`, "The code
+/// passed is incorrect or expired."). Only the user authorizing again yields a new one.
+fn one_time_code_refused(w: &Words<'_>) -> bool {
+    (w.phrase(&["verification", "code"]) || w.phrase(&["authorization", "code"]))
+        && w.any_of(&["bad", "incorrect", "invalid", "expired"])
 }
 
 /// An authorisation that failed, in so many words: "Authorization failing!",
@@ -806,7 +848,7 @@ fn session_key_refused(w: &Words<'_>) -> bool {
 /// must keep ("permissions must be an array") is an input's.
 fn privileges_required(w: &Words<'_>) -> bool {
     const PRIVILEGES: [&str; 4] = ["privilege", "privileges", "permission", "permissions"];
-    !w.is_a_rule() && w.near(&PRIVILEGES, &["required"], 3)
+    !w.is_a_rule() && w.near(&PRIVILEGES, &["required", "requires"], 3)
 }
 
 /// The text says something named is not there: "not found", "could not be found",
@@ -867,7 +909,8 @@ fn transient(w: &Words<'_>) -> bool {
         || w.phrase(&["is", "locked"])
         || w.phrase(&["try", "again", "later"])
         || w.phrase(&["retry", "later"])
-        || w.phrase(&["service", "unavailable"])
+        // "Service currently unavailable", "service temporarily unavailable".
+        || w.near(&["service"], &["unavailable"], 2)
         || w.phrase(&["internal", "error"])
         || w.phrase(&["backend", "error"])
         || w.phrase(&["timed", "out"])
@@ -898,13 +941,21 @@ fn still_under_way(w: &Words<'_>) -> bool {
         "indexing",
         "loading",
     ];
-    !w.is_a_rule()
-        && (0..w.w.len()).any(|i| {
-            w.w[i] == "still"
-                && w.w
-                    .get(i + 1..(i + 3).min(w.w.len()))
-                    .is_some_and(|next| next.iter().any(|x| UNDER_WAY.contains(&x.as_str())))
-        })
+    // "The specified account is in the process of being created."
+    let in_process = w.w.windows(6).any(|win| {
+        win[..5]
+            .iter()
+            .zip(["in", "the", "process", "of", "being"])
+            .all(|(x, p)| x == p)
+            && UNDER_WAY.contains(&win[5].as_str())
+    });
+    let still = (0..w.w.len()).any(|i| {
+        w.w[i] == "still"
+            && w.w
+                .get(i + 1..(i + 3).min(w.w.len()))
+                .is_some_and(|next| next.iter().any(|x| UNDER_WAY.contains(&x.as_str())))
+    });
+    !w.is_a_rule() && (in_process || still)
 }
 
 /// A reply that tells to wait and send the request again: "Please wait a moment and try
@@ -1097,8 +1148,10 @@ const GRANTS: [&str; 12] = [
 /// The states a business record reaches and stays in, which close it to some actions:
 /// an invoice paid or voided, an order shipped, a journal entry posted, a contract
 /// terminated, a job archived.
-const REACHED_STATES: [&str; 32] = [
+const REACHED_STATES: [&str; 33] = [
     "shipped",
+    // "Cannot modify a locked period": a period or record closed to changes.
+    "locked",
     "paid",
     "cancelled",
     "canceled",
@@ -1175,6 +1228,8 @@ fn request(w: &Words<'_>) -> bool {
         || w.phrase(&["validation", "failed"])
         || w.phrase(&["is", "required"])
         || w.phrase(&["field", "required"])
+        // "Required parameter is missing."
+        || (w.near(&["missing"], &INPUTS, 2) && !w.any_of(&CREDENTIALS))
         || blank_input(w)
         || w.has("declined")
         || missing_thing(w)

@@ -128,9 +128,10 @@ fn look_alikes_say_nothing() {
         r#"{"error":"unavailable"}"#,
         // A vendor's own numeric code is not gRPC's without the Status shape.
         r#"{"code":14,"message":"The request could not be processed"}"#,
-        // A user whose state is suspended, inside data; an HTML page is for people.
+        // A user whose state is suspended, inside data; an HTML page's running text is
+        // for people (its title and headings are read as a message).
         r#"{"data":{"user":{"state":"suspended"}}}"#,
-        "<html><body><h1>503 Service Temporarily Unavailable</h1></body></html>",
+        "<html><body><p>503 Service Temporarily Unavailable</p></body></html>",
         "",
     ] {
         assert_eq!(said(body), None, "{body}");
@@ -1135,6 +1136,7 @@ fn please_try_again_is_advice_to_send_the_same_request() {
 }
 
 mod holdings;
+mod not_json;
 mod operations;
 mod refusals;
 

@@ -4,13 +4,16 @@
 //! `<Code>SlowDown</Code>` or a `<RetryAfter>30</RetryAfter>` say what the same names
 //! say in JSON. Namespace prefixes are dropped (`s:Fault`, `h:TrackingId`).
 //!
-//! HTML pages are not read as fields: their titles and headings are words for people (a
-//! gateway's "503 Service Temporarily Unavailable"), and the status says what they would.
+//! HTML pages are not read as fields. Their title and headings are read as a message
+//! is ([`page_headings`]): they state the failure in a line, and a throttle stated there
+//! is one whatever the status ("403.502 - Forbidden: Too many requests from the same
+//! client IP; Dynamic IP Restriction Maximum request rate limit reached.", a web server's
+//! answer to a client over its request rate). The rest of a page's text is for people.
 //! What a page's text says of time is kept, though, as a message's is: an edge or hosting
 //! page that blocks for a while often states the wait nowhere else ("a temporary block
 //! has been applied which will be automatically lifted after 10 seconds", OS Cloud's
 //! error 1015 page). It is kept as a wait in words ([`Walked::text_wait`]), which counts
-//! only on a reply that says it is throttled; a page's words never decide that it is.
+//! only on a reply that says it is throttled; a page's running text never decides that it is.
 //! A wait the page tells the caller to keep ("lifted automatically by waiting 10
 //! minutes", SEC.gov's traffic page) is an instruction, as in a message
 //! ([`Walked::told_wait`]): it says what mends the refusal, throttled or not.
@@ -34,6 +37,12 @@ pub(super) fn read(text: &str, now: DateTime<Utc>, out: &mut Walked) {
     }
     if is_html(text) {
         page_waits(text, now, out);
+        // A page's title and headings state the failure in a line, as a message does:
+        // "403.502 - Forbidden: Too many requests from the same client IP" is a throttle
+        // whatever its status. Its running text is not read for that.
+        for line in page_headings(text) {
+            field("message", &Value::String(line.to_owned()), now, out);
+        }
         return;
     }
     for (local, value) in elements(text, MAX_TAGS) {
@@ -74,6 +83,93 @@ pub(crate) fn elements(text: &str, max_tags: usize) -> impl Iterator<Item = (&st
         }
         None
     })
+}
+
+/// The opening tags of an XML text, at most `max_tags` tags read, empty elements
+/// (`<err code="98" msg="Invalid auth token" />`) included: each one's local name, the
+/// attributes written in it ([`attributes`] reads them) and its text up to the next tag,
+/// trimmed.
+pub(crate) fn start_tags(text: &str, max_tags: usize) -> impl Iterator<Item = (&str, &str, &str)> {
+    let mut rest = text;
+    let mut tags = 0;
+    std::iter::from_fn(move || {
+        while tags < max_tags {
+            tags += 1;
+            let open = rest.find('<')?;
+            let after = &rest[open + 1..];
+            let close = after.find('>')?;
+            let tag = &after[..close];
+            rest = &after[close + 1..];
+            if tag.starts_with(['/', '?', '!']) {
+                continue;
+            }
+            let tag = tag.strip_suffix('/').unwrap_or(tag);
+            let (name, attrs) = tag.split_once(char::is_whitespace).unwrap_or((tag, ""));
+            let local = name.rsplit(':').next().unwrap_or(name);
+            let end = rest.find('<').unwrap_or(rest.len());
+            return Some((local, attrs, rest[..end].trim()));
+        }
+        None
+    })
+}
+
+/// The attributes written in a tag, `name="value"` or `name='value'`: each one's local
+/// name (its namespace prefix dropped) and its value as written. Namespace declarations
+/// (`xmlns`, `xmlns:d`) are skipped; reading stops at the first attribute that is not
+/// quoted.
+pub(crate) fn attributes(attrs: &str) -> impl Iterator<Item = (&str, &str)> {
+    let mut rest = attrs;
+    std::iter::from_fn(move || {
+        loop {
+            let (name, after) = rest.split_once('=')?;
+            let name = name.trim();
+            let after = after.trim_start();
+            let quote = after.chars().next().filter(|q| matches!(q, '"' | '\''))?;
+            let (value, tail) = after[1..].split_once(quote)?;
+            rest = tail;
+            if name == "xmlns" || name.starts_with("xmlns:") {
+                continue;
+            }
+            return Some((name.rsplit(':').next().unwrap_or(name), value));
+        }
+    })
+}
+
+/// Title and heading lines read from one page.
+const MAX_HEADINGS: usize = 6;
+
+/// The text of an HTML page's `<title>` and `<h1>`–`<h4>` headings, at most
+/// [`MAX_HEADINGS`] of them among its first [`MAX_TAGS`] tags, each the text up to the
+/// next tag, trimmed, and at most [`MAX_MESSAGE`] bytes (a longer one is skipped).
+pub(crate) fn page_headings(text: &str) -> Vec<&str> {
+    let mut lines = Vec::new();
+    let mut rest = text;
+    for _ in 0..MAX_TAGS {
+        if lines.len() >= MAX_HEADINGS {
+            break;
+        }
+        let Some(open) = rest.find('<') else {
+            break;
+        };
+        let after = &rest[open + 1..];
+        let Some(close) = after.find('>') else {
+            break;
+        };
+        let name = after[..close].split_whitespace().next().unwrap_or_default();
+        rest = &after[close + 1..];
+        let heading = ["title", "h1", "h2", "h3", "h4"]
+            .iter()
+            .any(|h| name.eq_ignore_ascii_case(h));
+        if !heading {
+            continue;
+        }
+        let end = rest.find('<').unwrap_or(rest.len());
+        let line = rest[..end].trim();
+        if !line.is_empty() && line.len() <= MAX_MESSAGE {
+            lines.push(line);
+        }
+    }
+    lines
 }
 
 /// The waits an HTML page's text states: each run of text between tags is read as a
@@ -174,8 +270,8 @@ mod tests {
         let oscloud = "<html><head><title>Error 1015: Rate Limited</title></head><body><p>To prevent abuse, a temporary block has been applied which will be automatically lifted after 10 seconds.</p></body></html>";
         let w = walked(oscloud);
         assert_eq!(w.text_wait, Some(Duration::from_secs(10)));
-        // The page's words say nothing of being throttled: the status does.
-        assert!(!w.throttled_text && w.reason.is_none());
+        // Its title names the throttle, as a message would.
+        assert!(w.throttled_text || w.reason.is_some());
         // Another shape of the same: a doctype, nested markup, a wait in minutes and an
         // instant to wait until.
         let nested = "<!DOCTYPE html><html><body><div class=\"box\"><h2>Slow down</h2><p>You can send requests again <b>in 2 minutes</b>.</p></div></body></html>";
@@ -214,11 +310,12 @@ mod tests {
         ] {
             assert!(walked(typed).reason.is_none(), "{typed}");
         }
-        // A page for people: its title is not a field.
-        let page = "<!DOCTYPE html><html><head><title>Too Many Requests</title></head></html>";
+        // A page's running text is for people: it is not a field.
+        let page = "<!DOCTYPE html><html><head><title>Sorry</title></head><body><p>Too Many Requests</p></body></html>";
         assert!(!walked(page).throttled_text);
-        // A page's words never say throttled, and state no wait without an amount of time.
-        let vague = "<html><body><h1>Rate limited</h1><p>Please wait a few minutes, error 1015.</p></body></html>";
+        // A page's running text never says throttled, and states no wait without an
+        // amount of time.
+        let vague = "<html><body><h1>Sorry</h1><p>Rate limited. Please wait a few minutes, error 1015.</p></body></html>";
         let w = walked(vague);
         assert!(!w.throttled_text && w.reason.is_none() && w.text_wait.is_none());
         // Unclosed tags, nothing but tags, and many tags stay bounded and silent.
