@@ -35,7 +35,8 @@ from typing import Any, Callable, Iterator
 # Nothing here reports usage anywhere: the frameworks that would, are told not to.
 for _var, _off in (("MCP_USE_ANONYMIZED_TELEMETRY", "false"), ("AGNO_TELEMETRY", "false"),
                    ("HAYSTACK_TELEMETRY_ENABLED", "False"), ("CREWAI_DISABLE_TELEMETRY", "true"),
-                   ("OTEL_SDK_DISABLED", "true"), ("DO_NOT_TRACK", "1")):
+                   ("OTEL_SDK_DISABLED", "true"), ("DO_NOT_TRACK", "1"),
+                   ("UPSONIC_TELEMETRY", "false")):
     os.environ.setdefault(_var, _off)
 
 NOTE = "toolgate: legacy_search is deprecated"

@@ -127,7 +127,10 @@ def judged_probe(url: str, mode: str, name: str, busy: str) -> tuple[bool, bool]
     label = f"{mode}, {name}"
     body = healthy_body_chars(url)
     args = [url] + ([busy] if mode == DEFAULT else [])
-    done = subprocess.run(["node", os.path.join(HERE, name, "probe.mjs"), *args], capture_output=True, text=True, timeout=120)
+    # NODE_ENV=production: VoltAgent otherwise starts refreshing a model registry over the
+    # network at import.
+    done = subprocess.run(["node", os.path.join(HERE, name, "probe.mjs"), *args], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "NODE_ENV": "production"})
     if not check(f"{label}: node {name}/probe.mjs ran", done.returncode == 0, done.stderr[-600:]):
         return False, False
     # Some frameworks log to stdout: the probe's JSON is its last line.
