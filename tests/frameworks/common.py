@@ -7,6 +7,14 @@ The probes (the demo's own tools, no model anywhere):
   healthy web_search(query=rust): the upstream's results reach the model
   note    legacy_search(query=rust): the `toolgate:` deprecation note reaches the model
   drift   demo_control(search_field=excerpt), then web_search: the model is told it failed
+
+The frameworks measured with `judge` are also put through:
+  listing  every tool's name, description and input schema (web_search's `limit` maximum)
+  refused  web_search(limit=50): refused before anything is sent, by the framework or by
+           toolgate, whose sentence must then reach the model
+  once     the drift reaches the model after one call: the framework does not call again
+  throttle busy_search, whose upstream answers 429 with Retry-After: 120: the wait reaches
+           the model, and the framework does not call again
 """
 
 from __future__ import annotations
@@ -27,7 +35,8 @@ from typing import Any, Callable, Iterator
 # Nothing here reports usage anywhere: the frameworks that would, are told not to.
 for _var, _off in (("MCP_USE_ANONYMIZED_TELEMETRY", "false"), ("AGNO_TELEMETRY", "false"),
                    ("HAYSTACK_TELEMETRY_ENABLED", "False"), ("CREWAI_DISABLE_TELEMETRY", "true"),
-                   ("OTEL_SDK_DISABLED", "true"), ("DO_NOT_TRACK", "1")):
+                   ("OTEL_SDK_DISABLED", "true"), ("DO_NOT_TRACK", "1"),
+                   ("UPSONIC_TELEMETRY", "false")):
     os.environ.setdefault(_var, _off)
 
 NOTE = "toolgate: legacy_search is deprecated"
@@ -302,3 +311,150 @@ def version(dist: str) -> str:
     from importlib.metadata import version as v
 
     return v(dist)
+
+
+# The extra probes of `judge` (see the module's docstring).
+REFUSED = "web_search was not called: the arguments are invalid (/limit: 50 is greater than the maximum of 10)"
+THROTTLE = "busy_search failed: the upstream answered HTTP 429"
+WAIT = "retry after 2 min"
+
+THROTTLE_CONFIG = """
+gateway: {{ state: {state} }}
+dependencies:
+  busy_api: {{ base_url: "{base}" }}
+tools:
+  busy_search:
+    dependency: busy_api
+    owner: search-team@example.com
+    description: Search a busy index.
+    request: {{ path: /search, query: {{ q: "{{query}}" }} }}
+    input_schema: {{ type: object, required: [query], properties: {{ query: {{ type: string }} }} }}
+    contract: {{ version: "1.0", response_schema: {{ type: object }} }}
+"""
+
+
+@contextmanager
+def throttled(binary: str) -> Iterator[str]:
+    """A toolgate whose one tool, `busy_search`, calls an upstream that answers every
+    request with 429 and `Retry-After: 120` (longer than a call's deadline, so toolgate
+    answers at once with the wait); yields its /mcp URL."""
+    import http.server
+    import threading
+
+    class Busy(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802
+            body = b'{"message":"API rate limit exceeded"}'
+            self.send_response(429)
+            for name, value in (("Retry-After", "120"), ("Content-Type", "application/json"), ("Content-Length", str(len(body)))):
+                self.send_header(name, value)
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *_: Any) -> None:
+            pass
+
+    upstream = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Busy)
+    threading.Thread(target=upstream.serve_forever, daemon=True).start()
+    try:
+        with tempfile.TemporaryDirectory(prefix="toolgate-frameworks-") as work:
+            config = os.path.join(work, "busy.yaml")
+            with open(config, "w") as f:
+                f.write(THROTTLE_CONFIG.format(state=os.path.join(work, "busy.db"), base=f"http://127.0.0.1:{upstream.server_port}"))
+            port = free_port()
+            with _serve(binary, work, "busy", ["-c", config], port):
+                yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        upstream.shutdown()
+
+
+def calls_counted(url: str, tool: str) -> int:
+    """How many calls of `tool` the toolgate at `url` answered, whatever their outcome
+    (its `toolgate_tool_calls_total`): what tells a framework that calls again after a
+    failure from one that does not."""
+    with urllib.request.urlopen(url.removesuffix("/mcp") + "/metrics", timeout=10) as resp:
+        text = resp.read().decode()
+    prefix = f'toolgate_tool_calls_total{{tool="{tool}",'
+    return sum(int(float(line.rsplit(" ", 1)[1])) for line in text.splitlines() if line.startswith(prefix))
+
+
+# The second table's rows start with "+|" (tests/frameworks/run prints them after the first).
+def signals_header() -> str:
+    cols = ["client (version)", "tool list: names, descriptions, input schema", "refused argument (`limit: 50`)",
+            "throttle: the wait reaches the model", "drift: one call, not repeated", "`isError` reaches the model",
+            "`_meta` reaches the model"]
+    return "| " + " | ".join(cols) + " |\n|" + "---|" * len(cols)
+
+
+def judge(mode: str, label: str, out: dict[str, Any], body: int, url: str, misses: tuple[str, ...] = (),
+          opening: str = "", near_start: int = 0, refused_by_framework: bool = False,
+          bounds_kept: bool = True) -> tuple[bool, bool]:
+    """Checks what a framework handed the model, as the dict its adapter filled: `tools`
+    (name → {"description", "schema"}), and for each probe (`healthy`, `note`, `refused`,
+    `drift`, `throttle` — the last only in the default setup) `{"text", "error"}`, where
+    `error` says the framework marks it as a failure (a thrown tool error, `isError` or a
+    status) and `text` is what the model reads. The failure text must open the text after
+    `opening` (what the framework puts before it), or with `near_start` be within that many
+    characters of its start (frameworks that hand the model the whole result, `_meta` first).
+    Returns (note reached, drift reached as a failure) for `run_modes`; in the default
+    setup also prints the row of the second table (`signals_row`)."""
+    def opens(text: str, sentence: str) -> bool:
+        if near_start:
+            return sentence in text[:near_start + len(sentence)]
+        return text.removeprefix(opening).startswith(sentence)
+
+    tools = out["tools"]
+    ws = tools.get("web_search") or {}
+    schema = json.dumps(ws.get("schema", {}))
+    # The second toolgate's web_search (the other setups) has no description.
+    described = mode != DEFAULT or "Search the web" in ws.get("description", "")
+    check(f"{label}: tools: web_search with its description and input schema",
+          described and '"query"' in schema, str(ws)[:400])
+    # Whether the bound on `limit` reaches the model (some frameworks rebuild the schema
+    # without it): asserted either way, so that the table cannot go stale.
+    bounds = '"maximum": 10' in schema
+    check(f"{label}: tools: limit's maximum {'reaches' if bounds_kept else 'is dropped before'} the model",
+          bounds == bounds_kept, schema[:400])
+    healthy = out["healthy"]
+    check(f"{label}: healthy: results reach the model", "Result 1 for rust" in healthy["text"] and not healthy["error"], str(healthy)[:300])
+    report_size(mode, body, healthy["text"], label)
+    note = out["note"]["text"]
+    got_note = note_check(mode, f"{label}: note: the deprecation reaches the model", "legacy_search is deprecated" in note, note, misses)
+    drift = out["drift"]
+    got_drift = check(f"{label}: drift: the model reads the failure and the diff",
+                      opens(drift["text"], DRIFT) and "missing results[].snippet" in drift["text"], str(drift)[:400])
+    calls = calls_counted(url, "web_search")
+    # `healthy_body_chars`' call, healthy and drift (and refused, which toolgate counts
+    # when the framework lets it through)
+    expected = 3 + (0 if refused_by_framework else 1)
+    check(f"{label}: drift: one call reached toolgate, the framework did not call again", calls == expected,
+          f"{calls} calls of web_search, expected {expected}")
+    refused = out["refused"]
+    if refused_by_framework:
+        check(f"{label}: refused: the framework refuses limit=50 itself, naming the limit",
+              refused["error"] and ("limit" in refused["text"]) and "Result 1" not in refused["text"], str(refused)[:400])
+    else:
+        check(f"{label}: refused: toolgate's refusal reaches the model", opens(refused["text"], REFUSED), str(refused)[:400])
+    if mode != DEFAULT:
+        return got_note, got_drift
+    throttle = out["throttle"]
+    check(f"{label}: throttle: the model reads the wait", opens(throttle["text"], THROTTLE) and WAIT in throttle["text"], str(throttle)[:400])
+    check(f"{label}: throttle: one call, the framework did not call again", calls_counted(out["busy_url"], "busy_search") == 1,
+          "busy_search was called again")
+    _SIGNALS.update(refused_by_framework=refused_by_framework, bounds_kept=bounds_kept, drift_error=drift["error"],
+                    meta="dev.toolgate/signals" in healthy["text"], throttle=WAIT in throttle["text"])
+    return got_note, got_drift
+
+
+_SIGNALS: dict[str, Any] = {}
+
+
+def signals_row(framework: str, version: str, listing: str, is_error: str) -> None:
+    """The second table's row from what `judge` saw in the default setup: `listing` says
+    what of the tool list the framework hands the model, `is_error` how a failure is marked."""
+    s = _SIGNALS
+    refused = ("the framework, against the input schema, before the call" if s.get("refused_by_framework")
+               else "toolgate: \"web_search was not called: the arguments are invalid …\"")
+    if not listing.startswith("**none**"):
+        listing += "; `limit`'s `maximum` " + ("kept" if s.get("bounds_kept") else "**dropped**")
+    print(f"+| {framework} {version} | {listing} | {refused} | {'yes' if s.get('throttle') else '**no**'} | yes | "
+          f"{is_error} | {'yes' if s.get('meta') else 'no'} |")
