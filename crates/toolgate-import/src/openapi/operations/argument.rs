@@ -26,6 +26,13 @@ impl Builder<'_> {
             m.entry("description")
                 .or_insert_with(|| Value::String(trim_text(d, 300)));
         }
+        // A deprecated parameter is still sent when given; the model is told to avoid it.
+        if let Value::Object(m) = &mut schema
+            && (p.get("deprecated") == Some(&Value::Bool(true))
+                || p.get("x-deprecated") == Some(&Value::Bool(true)))
+        {
+            m.insert("deprecated".into(), Value::Bool(true));
+        }
         let placeholder = Value::String(format!("{{{arg}}}"));
         // Weatherbit declares `lat` of `/alerts?lat={lat}` as a path parameter: it
         // fills the key's query, wherever it is declared.
