@@ -37,6 +37,9 @@ pub enum Side {
 /// Nesting depth beyond which a schema is accepted as anything rather than followed.
 const MAX_DEPTH: usize = 48;
 
+/// The most `allOf` branches looked into for the members they hide, per schema.
+const MAX_BRANCHES_LOOKED_AT: usize = 256;
+
 /// Keywords copied as they are (after their sub-schemas are converted elsewhere).
 const PLAIN: &[&str] = &[
     "type",
@@ -518,13 +521,14 @@ impl<'a> Converter<'a> {
         if !matches!(out.get("required"), Some(Value::Array(r)) if !r.is_empty()) {
             return;
         }
-        let mut hidden = Vec::new();
-        self.hidden_in_branches(file, s, 0, &mut hidden);
+        let mut hidden = HashSet::new();
+        let mut budget = MAX_BRANCHES_LOOKED_AT;
+        self.hidden_in_branches(file, s, 0, &mut budget, &mut hidden);
         if hidden.is_empty() {
             return;
         }
         if let Some(Value::Array(req)) = out.get_mut("required") {
-            req.retain(|r| !r.as_str().is_some_and(|r| hidden.iter().any(|h| h == r)));
+            req.retain(|r| !r.as_str().is_some_and(|r| hidden.contains(r)));
             if req.is_empty() {
                 out.remove("required");
             }
@@ -538,16 +542,22 @@ impl<'a> Converter<'a> {
         file: &Path,
         s: &Map<String, Value>,
         depth: usize,
-        hidden: &mut Vec<String>,
+        budget: &mut usize,
+        hidden: &mut HashSet<String>,
     ) {
-        // Bounded: a hostile description nests or loops `allOf` without end.
-        if depth > 8 || hidden.len() > 1024 {
+        // Bounded in depth and in branches looked at: a hostile description nests,
+        // loops or fans out `allOf` without end.
+        if depth > 8 {
             return;
         }
         let Some(Value::Array(all)) = s.get("allOf") else {
             return;
         };
         for b in all {
+            if *budget == 0 {
+                return;
+            }
+            *budget -= 1;
             let Ok((bfile, target)) = self.refs.follow(file, b) else {
                 continue;
             };
@@ -556,12 +566,12 @@ impl<'a> Converter<'a> {
             };
             if let Some(Value::Object(props)) = branch.get("properties") {
                 for (name, p) in props {
-                    if self.hidden_on_this_side(&bfile, p) && !hidden.contains(name) {
-                        hidden.push(name.clone());
+                    if !hidden.contains(name) && self.hidden_on_this_side(&bfile, p) {
+                        hidden.insert(name.clone());
                     }
                 }
             }
-            self.hidden_in_branches(&bfile, branch, depth + 1, hidden);
+            self.hidden_in_branches(&bfile, branch, depth + 1, budget, hidden);
         }
     }
 
