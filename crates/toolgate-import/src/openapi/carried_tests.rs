@@ -259,3 +259,24 @@ fn the_body_argument_keeps_its_name_and_takes_the_name_the_description_gives_it_
         json!({"body": ["justice-league"]})
     ));
 }
+
+#[test]
+fn a_read_only_member_of_a_form_body_is_no_field_the_model_is_asked_for() {
+    let (out, doc) = import_and_check(&api(
+        "3.0.3",
+        json!({"/things": {"post": {"operationId": "create_thing",
+            "requestBody": {"required": true, "content": {"application/x-www-form-urlencoded": {
+                "schema": {"$ref": "#/components/schemas/Thing"}}}},
+            "responses": ok()}}}),
+        json!({"schemas": {"Thing": {"type": "object", "required": ["id", "name"], "properties": {
+            "id": {"type": "string", "readOnly": true},
+            "name": {"type": "string"}}}}}),
+    ));
+    let props = &doc["tools"]["create_thing"]["input_schema"]["properties"];
+    assert!(props.get("id").is_none(), "{}", out.yaml);
+    assert!(
+        takes(&out.yaml, "create_thing", json!({"name": "widget"})),
+        "{}",
+        out.yaml
+    );
+}
