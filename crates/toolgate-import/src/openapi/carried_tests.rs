@@ -188,7 +188,10 @@ fn a_deprecated_parameter_or_member_is_marked_deprecated_for_the_model() {
     let (out, doc) = import_and_check(&api(
         "3.0.3",
         json!({"/things": {"post": {"operationId": "create_thing",
-            "parameters": [{"name": "legacy_mode", "in": "query", "deprecated": true, "schema": {"type": "string"}}],
+            "parameters": [
+                {"name": "legacy_mode", "in": "query", "deprecated": true, "schema": {"type": "string"}},
+                {"name": "page_token", "in": "query", "x-deprecated": "Use cursor", "schema": {"type": "string"}},
+            ],
             "requestBody": {"required": true, "content": {"application/json": {"schema": {
                 "type": "object", "properties": {
                     "name": {"type": "string"},
@@ -199,6 +202,7 @@ fn a_deprecated_parameter_or_member_is_marked_deprecated_for_the_model() {
     ));
     let props = &doc["tools"]["create_thing"]["input_schema"]["properties"];
     assert_eq!(props["legacy_mode"]["deprecated"], true, "{}", out.yaml);
+    assert_eq!(props["page_token"]["deprecated"], true, "{}", out.yaml);
     let body = &props["body"]["properties"];
     assert_eq!(body["old_name"]["deprecated"], true, "{}", out.yaml);
     assert_eq!(
