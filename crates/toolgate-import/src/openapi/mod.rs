@@ -920,6 +920,8 @@ fn resolve_successors(tools: &mut [Tool]) {
 mod directory_tests;
 
 #[cfg(test)]
+mod carried_tests;
+#[cfg(test)]
 mod classes_tests;
 #[cfg(test)]
 mod duplicates_tests;

@@ -37,6 +37,9 @@ pub enum Side {
 /// Nesting depth beyond which a schema is accepted as anything rather than followed.
 const MAX_DEPTH: usize = 48;
 
+/// The most `allOf` branches looked into for the members they hide, per schema.
+const MAX_BRANCHES_LOOKED_AT: usize = 256;
+
 /// Keywords copied as they are (after their sub-schemas are converted elsewhere).
 const PLAIN: &[&str] = &[
     "type",
@@ -58,6 +61,9 @@ const PLAIN: &[&str] = &[
     "default",
     "contentEncoding",
     "contentMediaType",
+    "dependentRequired",
+    "minContains",
+    "maxContains",
 ];
 
 /// Keywords holding one sub-schema.
@@ -308,6 +314,7 @@ impl<'a> Converter<'a> {
             out.remove("required");
         }
         self.convert_subschemas(file, s, depth, &mut out);
+        self.unrequire_hidden_in_branches(file, s, &mut out);
         // An enum AutoRest models as a string (`x-ms-enum: {modelAsString: true}`, as
         // most of Azure's are) lists the values known when the description was
         // written, not every one the service will send: a new provisioning state or
@@ -441,6 +448,27 @@ impl<'a> Converter<'a> {
                 out.insert(key.into(), Value::String(super::text::trim_text(d, 300)));
             }
         }
+        // A deprecated member, as the standard says it or a vendor does (`x-deprecated:
+        // true`, or the sentence saying what replaces it): the model is told, so it
+        // prefers the replacement.
+        let (flagged, sentence) = match s.get("x-deprecated") {
+            Some(Value::Bool(true)) => (true, None),
+            Some(Value::String(t)) if !t.trim().is_empty() && t.trim() != "false" => {
+                (true, Some(t.as_str()))
+            }
+            _ => (false, None),
+        };
+        if flagged || s.get("deprecated") == Some(&Value::Bool(true)) {
+            out.insert("deprecated".into(), Value::Bool(true));
+        }
+        if let Some(t) = sentence.filter(|t| t.trim() != "true") {
+            let said = super::text::trim_text(&format!("Deprecated: {t}"), 300);
+            let text = match out.get("description").and_then(Value::as_str) {
+                Some(d) => format!("{d} {said}"),
+                None => said,
+            };
+            out.insert("description".into(), Value::String(text));
+        }
     }
 
     /// The properties, each converted, but for those hidden on this side (read-only
@@ -477,6 +505,73 @@ impl<'a> Converter<'a> {
             && let Some(Value::Array(req)) = out.get_mut("required")
         {
             req.retain(|r| !r.as_str().is_some_and(|r| hidden.iter().any(|h| h == r)));
+        }
+    }
+
+    /// Leaves out of this schema's `required` the members its `allOf` branches hide on
+    /// this side: `required: [id, name]` beside `allOf: [{$ref: Base}]` whose `id` is
+    /// read-only must not ask the model for the `id` the server assigns (nor a reply
+    /// for a write-only `password`).
+    fn unrequire_hidden_in_branches(
+        &mut self,
+        file: &Path,
+        s: &Map<String, Value>,
+        out: &mut Map<String, Value>,
+    ) {
+        if !matches!(out.get("required"), Some(Value::Array(r)) if !r.is_empty()) {
+            return;
+        }
+        let mut hidden = HashSet::new();
+        let mut budget = MAX_BRANCHES_LOOKED_AT;
+        self.hidden_in_branches(file, s, 0, &mut budget, &mut hidden);
+        if hidden.is_empty() {
+            return;
+        }
+        if let Some(Value::Array(req)) = out.get_mut("required") {
+            req.retain(|r| !r.as_str().is_some_and(|r| hidden.contains(r)));
+            if req.is_empty() {
+                out.remove("required");
+            }
+        }
+    }
+
+    /// The members `allOf` branches (followed through `$ref`s and their own `allOf`,
+    /// a few levels deep) hide on this side.
+    fn hidden_in_branches(
+        &mut self,
+        file: &Path,
+        s: &Map<String, Value>,
+        depth: usize,
+        budget: &mut usize,
+        hidden: &mut HashSet<String>,
+    ) {
+        // Bounded in depth and in branches looked at: a hostile description nests,
+        // loops or fans out `allOf` without end.
+        if depth > 8 {
+            return;
+        }
+        let Some(Value::Array(all)) = s.get("allOf") else {
+            return;
+        };
+        for b in all {
+            if *budget == 0 {
+                return;
+            }
+            *budget -= 1;
+            let Ok((bfile, target)) = self.refs.follow(file, b) else {
+                continue;
+            };
+            let Some(branch) = target.get().as_object() else {
+                continue;
+            };
+            if let Some(Value::Object(props)) = branch.get("properties") {
+                for (name, p) in props {
+                    if !hidden.contains(name) && self.hidden_on_this_side(&bfile, p) {
+                        hidden.insert(name.clone());
+                    }
+                }
+            }
+            self.hidden_in_branches(&bfile, branch, depth + 1, budget, hidden);
         }
     }
 

@@ -26,6 +26,18 @@ impl Builder<'_> {
             m.entry("description")
                 .or_insert_with(|| Value::String(trim_text(d, 300)));
         }
+        // A deprecated parameter is still sent when given; the model is told to avoid it.
+        // A vendor writes `x-deprecated: true`, or the sentence saying what replaces it.
+        let vendor_deprecated = match p.get("x-deprecated") {
+            Some(Value::Bool(b)) => *b,
+            Some(Value::String(t)) => !t.trim().is_empty() && t.trim() != "false",
+            _ => false,
+        };
+        if let Value::Object(m) = &mut schema
+            && (p.get("deprecated") == Some(&Value::Bool(true)) || vendor_deprecated)
+        {
+            m.insert("deprecated".into(), Value::Bool(true));
+        }
         let placeholder = Value::String(format!("{{{arg}}}"));
         // Weatherbit declares `lat` of `/alerts?lat={lat}` as a path parameter: it
         // fills the key's query, wherever it is declared.

@@ -203,6 +203,12 @@ impl Builder<'_> {
                 .deref(sfile, ps)
                 .map(|(_, p)| p)
                 .unwrap_or(Value::Null);
+            // A read-only member is the server's to set (an `id`, a creation time): it
+            // is no field the model is asked for, as it is no member of a JSON body.
+            let read_only = |s: &Value| s.get("readOnly") == Some(&Value::Bool(true));
+            if read_only(ps) || read_only(&resolved) {
+                continue;
+            }
             if multipart {
                 let part = encoding.and_then(|e| e.get(name));
                 if is_file_part(conv.refs_mut(), sfile, &resolved, part) {

@@ -56,6 +56,9 @@ pub(super) struct Builder<'b> {
     /// The form's fields are the parts of a `multipart/form-data` body.
     pub(super) multipart: bool,
     pub(super) json_body: Option<(Value, bool, Option<String>)>,
+    /// The name the description gives the body (Swagger 2.0's `in: body` parameter),
+    /// for the body argument's title.
+    pub(super) body_name: Option<String>,
     /// The JSON body's media type when it is not `application/json` (see `json_label`).
     pub(super) body_media: Option<String>,
     /// A body that is text in a media type of its own (see `text::text_body`).
@@ -122,6 +125,7 @@ impl<'b> Builder<'b> {
             form: Vec::new(),
             multipart: false,
             json_body: None,
+            body_name: None,
             body_media: None,
             text: None,
             form_required: Vec::new(),
@@ -327,6 +331,19 @@ impl<'b> Builder<'b> {
                 m.entry("description")
                     .or_insert_with(|| Value::String(trim_text(&d, 300)));
             }
+            // The argument stays `body` whatever the description calls it: one name in
+            // every tool, never taken by a parameter of the same name, and unchanged
+            // when a description's generator renames it. The description's name
+            // (`pet`, `users`) is the argument's title, as its documentation says it.
+            let named = self
+                .body_name
+                .take()
+                .or_else(|| body_name_extension(&raw.op));
+            if let (Value::Object(m), Some(n)) = (&mut schema, named)
+                && !n.eq_ignore_ascii_case("body")
+            {
+                m.entry("title").or_insert(Value::String(n));
+            }
             args.push(Arg {
                 name: arg,
                 schema,
@@ -424,4 +441,32 @@ impl<'b> Builder<'b> {
             warnings,
         }
     }
+}
+
+/// The name an OpenAPI 3 description converted from Swagger 2.0 keeps for its body
+/// (`x-codegen-request-body-name`, `x-bodyName`), or that a vendor's extension gives it
+/// (`x-github.requestBodyParameterName`): a short word, or none.
+fn body_name_extension(op: &Value) -> Option<String> {
+    let named = ["x-codegen-request-body-name", "x-bodyName", "x-body-name"]
+        .iter()
+        .find_map(|k| op.get(*k))
+        .or_else(|| {
+            op.as_object()?
+                .iter()
+                .filter(|(k, _)| k.starts_with("x-"))
+                .find_map(|(_, v)| v.get("requestBodyParameterName"))
+        })?;
+    body_word(named.as_str()?)
+}
+
+/// `name` when it can title an argument: a short word of letters, digits, `_`, `-`
+/// or `.`.
+pub(super) fn body_word(name: &str) -> Option<String> {
+    let name = name.trim();
+    let word = !name.is_empty()
+        && name.len() <= 64
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'));
+    word.then(|| name.to_string())
 }

@@ -6,6 +6,7 @@
 mod argument;
 mod body;
 mod builder;
+mod deprecation;
 mod parameters;
 mod path;
 mod preview;
@@ -306,9 +307,17 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
     for w in warnings {
         notes.push(format!("weakened: {w}"));
     }
-    let deprecated = op.get("deprecated") == Some(&Value::Bool(true));
-    let description = describe(op, &raw.method, &raw.path);
-    let successor_hint = if deprecated { successor_hint(op) } else { None };
+    let deprecation = deprecation::of(op);
+    let deprecated = deprecation.is_some();
+    let description = describe(op, &raw.method, &raw.path, deprecation.as_ref());
+    let successor_hint = match &deprecation {
+        Some(d) => successor_hint(op).or_else(|| {
+            // A vendor's deprecation sentence may name the replacement too.
+            let note = d.note.as_deref()?;
+            successor_hint(&json!({ "description": note }))
+        }),
+        None => None,
+    };
     Ok(Tool {
         name: String::new(),
         operation_id: op
@@ -1594,8 +1603,14 @@ fn undeclared(path: &str, args: &[Arg]) -> Vec<String> {
     out
 }
 
-/// The model's description: summary, then description, trimmed; deprecation first.
-fn describe(op: &Value, method: &str, path: &str) -> String {
+/// The model's description: summary, then description, trimmed; deprecation first,
+/// with its dates and the vendor's sentence about it when the description gives them.
+fn describe(
+    op: &Value,
+    method: &str,
+    path: &str,
+    deprecation: Option<&deprecation::Deprecation>,
+) -> String {
     // Read as text before they are compared and joined: a summary in `<p>` is still
     // the start of the description, and its full stop still ends it.
     let summary = super::text::plain(op.get("summary").and_then(Value::as_str).unwrap_or(""));
@@ -1614,10 +1629,8 @@ fn describe(op: &Value, method: &str, path: &str) -> String {
         }
         (false, false) => format!("{summary}. {description}"),
     };
-    if op.get("deprecated") == Some(&Value::Bool(true)) {
-        text = format!(
-            "DEPRECATED: the API marks this operation deprecated; prefer its replacement. {text}"
-        );
+    if let Some(d) = deprecation {
+        text = format!("{} {text}", d.sentence());
     }
     super::text::cut(&text, 1000)
 }

@@ -283,6 +283,10 @@ impl Builder<'_> {
             required,
             ..
         } = param;
+        self.body_name = p
+            .get("name")
+            .and_then(Value::as_str)
+            .and_then(super::builder::body_word);
         let Self {
             consumes,
             conv,
