@@ -543,6 +543,32 @@ pub struct Dependency {
     /// by default (metadata, link-local, unspecified, broadcast), also where a name
     /// resolves there at call time.
     pub allow_link_local: bool,
+    /// Where the upstream's deprecation links may point besides the `base_url`'s own
+    /// origin (`link_origins`, `model_link_origins`).
+    pub link_origins: LinkOrigins,
+}
+
+/// The origins an owner admitted for the links an upstream names beside its replies
+/// (a deprecation's documentation link, a successor's address). The `base_url`'s own
+/// origin is always admitted and is not listed here.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LinkOrigins {
+    /// Named to the dependency's owner only (`link_origins`).
+    pub owner: Vec<url::Origin>,
+    /// Named to the model as well (`model_link_origins`).
+    pub model: Vec<url::Origin>,
+}
+
+impl LinkOrigins {
+    /// Whether a link on `origin` may be named to the dependency's owner.
+    pub fn for_owner(&self, origin: &url::Origin) -> bool {
+        self.owner.contains(origin) || self.model.contains(origin)
+    }
+
+    /// Whether a link on `origin` may be named to the model.
+    pub fn for_model(&self, origin: &url::Origin) -> bool {
+        self.model.contains(origin)
+    }
 }
 
 /// Where the upstream's contract version is read from.

@@ -423,6 +423,17 @@ pub struct RawDependency {
     /// token at the authorization server (RFC 8693), instead of the dependency's own
     /// credentials.
     pub token_exchange: Option<RawTokenExchange>,
+    /// Origins besides the `base_url`'s (`https://docs.example.com`: scheme, host and
+    /// optional port, nothing else) whose links the upstream may name in a deprecation
+    /// notice (its documentation link, a successor's address), for the dependency's
+    /// owner: kept in the deprecation incident and its stored notice. The model is
+    /// still told only links on the `base_url`'s origin or on `model_link_origins`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub link_origins: Vec<String>,
+    /// Origins whose deprecation links the model is told too (in the `toolgate:` note,
+    /// the `_meta` signals and `dependency_health`); they are the owner's as well.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub model_link_origins: Vec<String>,
 }
 
 /// Version gating: where the upstream says which contract version it serves.

@@ -84,12 +84,18 @@ pub struct ReaderHandle {
     open: Arc<Open>,
 }
 
-/// What a session's [`Reader`]s see of it: whether it closed, and whether it ever
-/// subscribed to something (only then is its closing announced).
+/// What a session's [`Reader`]s see of it: whether it closed, whether it ever
+/// subscribed to something (only then is its closing announced), and which fronted
+/// servers its newest request may use.
 #[derive(Debug, Default)]
 struct Open {
     closed: AtomicBool,
     subscribed: AtomicBool,
+    /// The fronted servers the session's newest request may use, by name; `None`:
+    /// every server. A session continues with whatever token each request carries, so
+    /// a subscription made with one token must not outlive that token's reach: a
+    /// resource's updates go to the session only while this names its server.
+    usable: Mutex<Option<Arc<[String]>>>,
 }
 
 /// Counts the closings of sessions that had subscribed to a resource, so that the
@@ -162,6 +168,34 @@ impl Reader {
         if let Some(open) = self.open.upgrade() {
             open.subscribed.store(true, Ordering::SeqCst);
         }
+    }
+
+    /// Whether the session ever subscribed to something: only then does what its
+    /// requests may use need noting (see [`Reader::note_usable`]).
+    pub fn has_subscribed(&self) -> bool {
+        self.open
+            .upgrade()
+            .is_some_and(|o| o.subscribed.load(Ordering::SeqCst))
+    }
+
+    /// Notes the fronted servers the session's newest request may use (`None`: every
+    /// one): its agent's policy and its token's scopes as they are now, which a token
+    /// stepped down to fewer scopes narrows.
+    pub fn note_usable(&self, servers: Option<Arc<[String]>>) {
+        if let Some(open) = self.open.upgrade() {
+            *lock(&open.usable) = servers;
+        }
+    }
+
+    /// Whether the session's newest request may use the fronted server `server`, so
+    /// that updates of its resources may still reach the session. A closed session may
+    /// use none.
+    pub fn may_use(&self, server: &str) -> bool {
+        self.open.upgrade().is_some_and(|o| {
+            lock(&o.usable)
+                .as_ref()
+                .is_none_or(|names| names.iter().any(|n| n == server))
+        })
     }
 }
 

@@ -29,9 +29,10 @@ pub(crate) fn dependency(d: &Dependency) -> String {
         secrets,
         token_exchange,
         allow_link_local,
+        link_origins,
     } = d;
     let mut key = format!(
-        "{name:?}|{base_url:?}|{headers:?}|{timeout:?}|{retry:?}|{flavour:?}|{status_page:?}|{version:?}|{secrets:?}|{token_exchange:?}|{allow_link_local:?}"
+        "{name:?}|{base_url:?}|{headers:?}|{timeout:?}|{retry:?}|{flavour:?}|{status_page:?}|{version:?}|{secrets:?}|{token_exchange:?}|{allow_link_local:?}|{link_origins:?}"
     );
     for (name, value) in &d.headers {
         key.push('\n');

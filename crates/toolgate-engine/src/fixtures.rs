@@ -20,6 +20,7 @@ pub(crate) fn dependency(name: &str, base_url: &str) -> Dependency {
         secrets: Vec::new(),
         token_exchange: None,
         allow_link_local: false,
+        link_origins: Default::default(),
     }
 }
 

@@ -118,6 +118,10 @@ fn deprecations(gateway: &Gateway, tools: &[&str], may_see: impl Fn(&str) -> boo
         .iter()
         .filter_map(|t| {
             let d = gateway.tool_state(t).and_then(|s| s.deprecation())?;
+            let d = match gateway.tool(t) {
+                Some(spec) => crate::upstream::own_origin::for_model(&spec.dependency, d),
+                None => d,
+            };
             let successor = gateway
                 .tool(t)
                 .and_then(|s| s.successor.clone())

@@ -30,6 +30,9 @@ pub(super) struct DependencySettings {
     pub version: Option<RawVersionCheck>,
     /// `allow_link_local`: the addresses `check` refuses by default are accepted.
     pub allow_link_local: bool,
+    /// `link_origins` and `model_link_origins`, as written.
+    pub link_origins: Vec<String>,
+    pub model_link_origins: Vec<String>,
 }
 
 impl Compiler<'_> {
@@ -56,6 +59,8 @@ impl Compiler<'_> {
                 status_page: raw.status_page,
                 version: raw.version,
                 allow_link_local: raw.allow_link_local.unwrap_or(false),
+                link_origins: raw.link_origins,
+                model_link_origins: raw.model_link_origins,
             },
         )
     }
@@ -102,6 +107,20 @@ impl Compiler<'_> {
             limits::MIN_TIMEOUT,
         );
         let version = raw.version.and_then(|v| self.version_check(path, v));
+        let link_origins = LinkOrigins {
+            owner: self.origins(
+                path,
+                "link_origins",
+                &raw.link_origins,
+                raw.allow_link_local,
+            ),
+            model: self.origins(
+                path,
+                "model_link_origins",
+                &raw.model_link_origins,
+                raw.allow_link_local,
+            ),
+        };
         let account_hold = self.account_hold(
             format!("{path}.account_hold"),
             raw.account_hold.as_ref(),
@@ -120,7 +139,46 @@ impl Compiler<'_> {
             secrets: Vec::new(),
             token_exchange: None,
             allow_link_local: raw.allow_link_local,
+            link_origins,
         })
+    }
+
+    /// The origins listed at `{path}.{field}`: each an `http` or `https` URL of a
+    /// scheme, a host and an optional port only (a path, a query, a fragment or user
+    /// information would read as if links were admitted by more than their origin), on
+    /// an address `check` accepts for the dependency itself.
+    fn origins(
+        &mut self,
+        path: &str,
+        field: &str,
+        written: &[String],
+        allow_link_local: bool,
+    ) -> Vec<url::Origin> {
+        let mut origins = Vec::with_capacity(written.len());
+        for (i, text) in written.iter().enumerate() {
+            let at = format!("{path}.{field}.{i}");
+            let Some(url) = self.url(&at, text) else {
+                continue;
+            };
+            let bare = matches!(url.scheme(), "http" | "https")
+                && url.username().is_empty()
+                && url.password().is_none()
+                && url.path() == "/"
+                && url.query().is_none()
+                && url.fragment().is_none();
+            if !bare {
+                self.err(
+                    at,
+                    format!("`{text}` is not an origin"),
+                    "write the scheme, host and optional port only, e.g. https://docs.example.com",
+                );
+                continue;
+            }
+            if self.reachable(&at, &url, allow_link_local) {
+                origins.push(url.origin());
+            }
+        }
+        origins
     }
 
     /// The retry policy at `{path}.retry`: attempts from 1 to the limit, delays at their
@@ -254,3 +312,6 @@ impl Compiler<'_> {
         Some(VersionCheck { source, refuse })
     }
 }
+
+#[cfg(test)]
+mod tests;

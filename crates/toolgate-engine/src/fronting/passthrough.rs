@@ -827,6 +827,9 @@ async fn subscribe(
         }
     };
     let (answer, server) = answer;
+    // What this request may use is the session's reach from now on: its updates stop
+    // when a later request of the session may no longer use the server.
+    reader.note_usable(asker.servers.clone());
     server.add_subscriber(uri, reader).map_err(|e| RpcError {
         code: codes::INTERNAL_ERROR,
         message: e,

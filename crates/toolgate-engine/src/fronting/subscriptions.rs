@@ -147,12 +147,21 @@ impl Fronted {
         });
     }
 
-    /// The open readers subscribed to `uri` through toolgate on this server.
+    /// The open readers subscribed to `uri` through toolgate on this server whose
+    /// newest request may still use it: a session whose token has since lost the
+    /// server's scopes (or whose agent lost its tools) subscribed with a reach it no
+    /// longer has, and gets no update until a request of it may use the server again.
     pub(super) fn subscribers(&self, uri: &str) -> Vec<u64> {
+        let name = self.spec.name.as_str();
         guard(&self.state)
             .subscribers
             .get(uri)
-            .map(|r| r.values().filter(|r| r.is_open()).map(|r| r.id).collect())
+            .map(|r| {
+                r.values()
+                    .filter(|r| r.is_open() && r.may_use(name))
+                    .map(|r| r.id)
+                    .collect()
+            })
             .unwrap_or_default()
     }
 

@@ -31,7 +31,10 @@ pub(super) fn record<U: Upstream>(
     let warned = call.warned_drift.take().filter(|_| result.is_ok());
     report_drift(route, services, &call, &result, warned.as_ref());
     let now = Instant::now();
-    let deprecation = route.state.deprecation();
+    let deprecation = route
+        .state
+        .deprecation()
+        .map(|d| crate::upstream::own_origin::for_model(&spec.dependency, d));
     let snapshot = route.dependency.call_snapshot(now);
     services.metrics.record_dependency(
         &spec.dependency.name,

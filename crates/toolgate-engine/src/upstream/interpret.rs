@@ -581,9 +581,12 @@ fn sanitise(tool: &ToolSpec, signals: &mut Signals) {
         u.value = explain::upstream_text(&u.value, &secrets, MAX_WARNING);
     }
     if let Some(d) = signals.deprecation.as_mut() {
-        let base = &tool.dependency.base_url;
-        let named =
-            |link: String| explain::link(&link, &secrets).filter(|l| on_own_origin(base, l));
+        // Kept with the links its owner may read (the model's view is
+        // `own_origin::for_model`, where it is told).
+        let named = |link: String| {
+            explain::link(&link, &secrets)
+                .filter(|l| crate::upstream::own_origin::for_owner(&tool.dependency, l))
+        };
         d.successor = d.successor.take().and_then(named);
         d.info = d.info.take().and_then(named);
     }

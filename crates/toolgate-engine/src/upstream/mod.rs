@@ -16,7 +16,7 @@ mod http;
 mod interpret;
 pub mod mcp;
 pub(crate) mod number_range;
-mod own_origin;
+pub(crate) mod own_origin;
 mod pinned_version;
 mod plain_http;
 mod resolve;

@@ -384,6 +384,16 @@ impl Server {
         Some(names.into())
     }
 
+    /// Notes, for a session that subscribed to resources, which fronted servers its
+    /// newest request may use: its token may have stepped down to fewer scopes since it
+    /// subscribed, and updates of a server's resources reach it only while it may use
+    /// that server. A session that never subscribed costs one atomic load.
+    fn note_reach(&self, outbound: &Outbound) {
+        if let Some(reader) = outbound.reader().filter(|r| r.has_subscribed()) {
+            reader.note_usable(self.usable_servers(outbound));
+        }
+    }
+
     /// Notifications to every connected client (`notifications/tools/list_changed`, …):
     /// the transports deliver them on each session's GET stream and on stdio.
     pub fn broadcast(&self) -> &Broadcast {
@@ -442,6 +452,7 @@ impl Server {
             Ok(era) => era,
             Err(refused) => return *refused,
         };
+        self.note_reach(outbound);
         let modern = era.is_modern();
         match method {
             m if modern && REMOVED_IN_INLINE.contains(&m) => {

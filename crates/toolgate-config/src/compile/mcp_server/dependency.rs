@@ -28,6 +28,8 @@ impl Compiler<'_> {
             name,
             path,
             DependencySettings {
+                link_origins: Vec::new(),
+                model_link_origins: Vec::new(),
                 base_url: raw.url.clone(),
                 fixed_url,
                 headers: if raw.command.is_none() {

@@ -246,3 +246,61 @@ async fn a_restarted_server_is_subscribed_again_to_what_open_sessions_subscribed
         "the open session's resource, not the closed one's"
     );
 }
+
+#[tokio::test]
+async fn a_session_whose_newer_token_may_no_longer_use_the_server_gets_no_more_of_its_updates() {
+    let link = Arc::new(CountingLink::default());
+    link.answer("resources/subscribe", json!({}));
+    let (fronted, host) = server("", link.clone());
+    let fronting = fronting_of(&fronted);
+    let index = passthrough::ResourceIndex::default();
+    let uri = json!({"uri": "kb://notes/payroll"});
+    let sessions: Vec<crate::broadcast::ReaderHandle> =
+        (0..2).map(|_| Default::default()).collect();
+    let with_kb: Option<Arc<[String]>> = Some(vec!["kb".to_owned()].into());
+    for session in &sessions {
+        let asker = passthrough::Asker {
+            reader: Some(session.reader()),
+            servers: with_kb.clone(),
+            ..Default::default()
+        };
+        passthrough::forward(
+            &fronting,
+            &index,
+            "resources/subscribe",
+            Some(uri.clone()),
+            &asker,
+        )
+        .await
+        .unwrap();
+    }
+    let updated = || {
+        on_event(
+            &fronted,
+            host.as_ref(),
+            Event::ResourceUpdated {
+                uri: "kb://notes/payroll".into(),
+            },
+        );
+        guard(&host.addressed).last().cloned().map(|(_, _, r)| r)
+    };
+    assert_eq!(updated(), Some(vec![sessions[0].id(), sessions[1].id()]));
+
+    // The first session's next request carries a token without the server's scopes:
+    // what it subscribed to with the wider token is no longer its to hear about.
+    sessions[0].reader().note_usable(Some(Vec::new().into()));
+    tokio::time::sleep(updates::SPACING).await;
+    assert_eq!(updated(), Some(vec![sessions[1].id()]));
+
+    // The second steps down too: nobody is told.
+    sessions[1]
+        .reader()
+        .note_usable(Some(vec!["other".to_owned()].into()));
+    tokio::time::sleep(updates::SPACING).await;
+    assert_eq!(updated(), Some(Vec::new()), "no session may read it");
+
+    // A request with the scopes again brings the updates back.
+    sessions[0].reader().note_usable(with_kb);
+    tokio::time::sleep(updates::SPACING).await;
+    assert_eq!(updated(), Some(vec![sessions[0].id()]));
+}

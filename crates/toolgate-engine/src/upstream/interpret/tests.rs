@@ -789,3 +789,81 @@ fn a_link_an_upstream_names_off_its_own_origin_never_reaches_the_model() {
         }
     }
 }
+
+/// A tool at `http://127.0.0.1:8123/api` whose owner admitted `extra` origins.
+fn tool_admitting(extra: &str) -> std::sync::Arc<ToolSpec> {
+    let yaml = format!(
+        "dependencies:\n  api:\n    base_url: \"http://127.0.0.1:8123/api\"\n{extra}tools:\n  t:\n    dependency: api\n    owner: a@example.com\n    request: {{ path: /x }}\n"
+    );
+    let config = toolgate_config::parse(
+        std::path::Path::new("t.yaml"),
+        &yaml,
+        std::path::Path::new("."),
+        &|_: &str| None,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    config.tools["t"].clone()
+}
+
+/// A deprecation's documentation on a separate docs host is kept for the owner's
+/// incident once the owner admits that origin; the model is told it only when the
+/// owner admitted the origin for the model too. Other hosts, and a redirect to the
+/// admitted one, stay unnamed.
+#[test]
+fn a_deprecation_link_on_an_origin_its_owner_admitted_reaches_the_incident_and_the_model_only_where_admitted()
+ {
+    use crate::upstream::own_origin::for_model;
+    let now = chrono::Utc::now();
+    let headers = [
+        ("deprecation", "true"),
+        (
+            "link",
+            "<https://docs.example.com/deprecations/v1>; rel=\"deprecation\", <https://evil.example/v2>; rel=\"successor-version\"",
+        ),
+    ];
+    let notice = |tool: &ToolSpec| {
+        read_signals(tool, &with_headers(200, &headers), now)
+            .and_then(|s| s.deprecation)
+            .expect("a deprecation is read")
+    };
+
+    let owner_only = tool_admitting("    link_origins: [\"https://docs.example.com\"]\n");
+    let kept = notice(&owner_only);
+    assert_eq!(
+        kept.info.as_deref(),
+        Some("https://docs.example.com/deprecations/v1")
+    );
+    assert_eq!(kept.successor, None, "an origin nobody admitted");
+    let incident = crate::watch::deprecation::incident(&owner_only, &kept);
+    assert!(
+        incident.detail.to_string().contains("docs.example.com"),
+        "{}",
+        incident.detail
+    );
+    let told = for_model(&owner_only.dependency, kept);
+    assert_eq!((told.info, told.successor), (None, None));
+
+    let for_both = tool_admitting("    model_link_origins: [\"https://docs.example.com\"]\n");
+    let told = for_model(&for_both.dependency, notice(&for_both));
+    assert_eq!(
+        told.info.as_deref(),
+        Some("https://docs.example.com/deprecations/v1")
+    );
+
+    // Without either list the link is the owner's no more than the model's.
+    let neither = notice(&tool_on_own_origin());
+    assert_eq!(neither.info, None);
+
+    match interpret(
+        &for_both,
+        with_headers(302, &[("location", "https://docs.example.com/v2")]),
+        None,
+        false,
+    ) {
+        AttemptResult::Failed {
+            detail: Detail::Redirect { location, .. },
+            ..
+        } => assert_eq!(location, None, "a redirect is not a deprecation link"),
+        other => panic!("{other:?}"),
+    }
+}

@@ -107,3 +107,58 @@ async fn the_refusal_names_the_scopes_of_mcp_and_of_the_tool_and_only_when_one_i
     assert!(s.step_up(&id, "open", None, None, None).is_none());
     assert!(s.step_up(&id, "no_such_tool", None, None, None).is_none());
 }
+
+/// A gateway fronting MCP server `kb`, whose resources need `kb:read`; the server is
+/// at a closed port, and nothing here reaches it.
+fn fronting_server() -> Server {
+    let dir = std::env::temp_dir().join(format!(
+        "toolgate-scopes-{}-{}",
+        std::process::id(),
+        rand::random::<u64>()
+    ));
+    let yaml = format!(
+        "gateway:\n  state: {}\n  auth:\n    resource: https://tools.example.com/mcp\n    issuers: [{{ issuer: https://login.example.com }}]\nmcp_servers:\n  kb:\n    url: http://127.0.0.1:9/mcp\n    owner: kb@example.com\n    lock: does-not-exist.lock.json\n    scopes: [kb:read]\n",
+        dir.join("s.db").display(),
+    );
+    let config = toolgate_config::parse(
+        std::path::Path::new("t.yaml"),
+        &yaml,
+        std::path::Path::new("."),
+        &|_| None,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let store = toolgate_store::Store::open(&config.gateway.state).expect("store");
+    Server::new(toolgate_engine::gateway::Gateway::new(config, store).unwrap())
+}
+
+async fn ping(s: &Server, outbound: &Outbound) {
+    let message =
+        jsonrpc::parse(br#"{"jsonrpc":"2.0","id":7,"method":"ping"}"#).expect("a message");
+    s.handle(message, Some("2025-11-25"), outbound)
+        .await
+        .expect("an answer");
+}
+
+#[tokio::test]
+async fn a_session_that_subscribed_follows_the_reach_of_its_newest_requests_token() {
+    let s = fronting_server();
+    let link = std::sync::Arc::new(crate::mcp::outbound::SessionLink::new(None));
+    let on_session = |scope: &str| {
+        Outbound::new(None, Some(link.clone()), None).with_scopes(Some(granted(scope)))
+    };
+    let reader = on_session("kb:read").reader().expect("a session's reader");
+    // It subscribed to one of kb's resources with a token granting kb:read.
+    reader.mark_subscribed();
+    reader.note_usable(Some(vec!["kb".to_owned()].into()));
+
+    ping(&s, &on_session("profile")).await;
+    assert!(
+        !reader.may_use("kb"),
+        "a request with a token stepped down to fewer scopes narrows what the session hears of"
+    );
+    ping(&s, &on_session("profile kb:read")).await;
+    assert!(
+        reader.may_use("kb"),
+        "and one with the scope again widens it"
+    );
+}
