@@ -151,10 +151,14 @@ impl Absences {
     pub fn judge(&mut self, drift: Drift, body: &Value) -> Option<Drift> {
         let mut visits = VISITS;
         // Strings written as the objects they name are no drift at all.
+        // So are values of a place that in this very response also holds the learned type.
         let references: Vec<&str> = drift
             .changes
             .iter()
-            .filter(|c| written_as_its_object(c, body, &mut visits))
+            .filter(|c| {
+                written_as_its_object(c, body, &mut visits)
+                    || beside_its_learned_type(c, body, &mut visits)
+            })
             .map(Change::path)
             .collect();
         let absent: Vec<&str> = drift.changes.iter().filter_map(absent_path).collect();
@@ -337,8 +341,33 @@ fn any_at(value: &Value, path: &str, visits: &mut usize, test: &dyn Fn(&Value) -
     }
 }
 
+/// Whether a changed type is one of the values a place holds beside others of the learned
+/// type in the same response (`"value": true` in one item of a list, `"value": "yes"` in
+/// the next): the upstream writes that place either way, as an API description's `oneOf`
+/// says, and twenty responses showed one way only. An upstream that changed a member's
+/// type writes the new type in every value at its place, as a changed serializer does.
+fn beside_its_learned_type(change: &Change, body: &Value, visits: &mut usize) -> bool {
+    let Change::TypeChanged { path, expected, .. } = change else {
+        return false;
+    };
+    let expected: Vec<&str> = expected.split(" | ").filter(|t| *t != "null").collect();
+    !path.is_empty() && any_at(body, path, visits, &|v| expected.contains(&json_type(v)))
+}
+
+/// The JSON Schema type a value is written as (integers as `number`, as learned).
+fn json_type(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
 /// Members by which an object stands for the thing a string names.
-const NAMING_MEMBERS: [&str; 5] = ["id", "@id", "href", "url", "uri"];
+pub(crate) const NAMING_MEMBERS: [&str; 5] = ["id", "@id", "href", "url", "uri"];
 
 /// Whether a change is a string written as the object it names, not a changed type: an id
 /// expanded into its record (`"customer": "cus_1"`, then `{"id": "cus_1", …}` when the

@@ -590,3 +590,59 @@ fn a_field_always_present_at_a_place_that_held_eight_objects_is_required_and_at_
         .collect();
     assert_eq!(reported, [false, false, true]);
 }
+
+#[test]
+fn a_field_in_every_item_of_lists_sent_in_three_responses_is_not_required_however_many_items() {
+    // Seventeen responses with no `history`, three with four entries each, all with `year`:
+    // twelve objects, but three responses' worth of evidence.
+    let samples: Vec<Value> = (0..20)
+        .map(|i| {
+            if i < 17 {
+                json!({"id": i, "history": []})
+            } else {
+                json!({"id": i, "history": [{"year": 1, "rank": 2}, {"year": 2, "rank": 3},
+                                            {"year": 3, "rank": 1}, {"year": 4, "rank": 5}]})
+            }
+        })
+        .collect();
+    let s = learned(&samples).schema();
+    assert!(
+        s["properties"]["history"]["items"]
+            .get("required")
+            .is_none(),
+        "{s}"
+    );
+    assert_eq!(s["required"], json!(["history", "id"]));
+    // Its type still holds.
+    let c = ResponseContract::compile(&s, None).expect("compiles");
+    assert!(c.check(&json!({"id": 1, "history": [{"rank": 1}]})).is_ok());
+    assert!(
+        c.check(&json!({"id": 1, "history": [{"year": "x"}]}))
+            .is_err()
+    );
+}
+
+#[test]
+fn an_object_that_always_named_itself_by_an_id_or_link_may_come_as_that_string() {
+    let samples: Vec<Value> = (0..20)
+        .map(|i| {
+            json!({
+                "customer": {"id": format!("cus_{i}"), "email": "a@b.c"},
+                "next": {"href": format!("/p/{i}"), "meta": {"n": i}},
+                "amount": {"value": 5, "currency": "eur"},
+            })
+        })
+        .collect();
+    let c = contract(&learned(&samples));
+    assert!(
+        c.check(
+            &json!({"customer": "cus_9", "next": "/p/9", "amount": {"value": 1, "currency": "eur"}})
+        )
+        .is_ok()
+    );
+    // An object that named itself by nothing has not become its reference.
+    let drift = c
+        .check(&json!({"customer": "cus_9", "next": "/p/9", "amount": "5 eur"}))
+        .expect_err("amount was always an object");
+    assert_eq!(drift.summary(), "amount is string, expected object");
+}

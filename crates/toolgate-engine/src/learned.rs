@@ -15,6 +15,12 @@
 //!   read into a tree once, for the check and the absences alike. The
 //!   streaks are this replica's own, kept beside the enforced contract, so a reset or a
 //!   reload from a pin starts them from zero;
+//! - the responses checked after enforcement are offered to the learner too, for the
+//!   places the contract left open (a list empty in every response learned from, a
+//!   member first sent later): every [`toolgate_contract::LATE_ROUND`] of them, the places
+//!   they reached well enough are constrained and the contract is compiled again, the
+//!   absences carried over ([`LateLearning`]; nothing enforced is loosened). It stops
+//!   after [`toolgate_contract::LATE_ROUNDS`] rounds;
 //! - a pinned learned contract (the lockfile's `learned` section, written by
 //!   `toolgate lock`) is where a restart resumes, so nothing is relearned from zero;
 //! - [`LearnedState::reset`] starts over (`toolgate relearn`, when the owner accepts a
@@ -33,7 +39,8 @@ use serde_json::Value;
 use tokio::sync::mpsc;
 use toolgate_config::{Learn, ToolKind, ToolSpec};
 use toolgate_contract::{
-    Absences, BodyError, Drift, LearnedPin, Learner, ResponseContract, upgrade_pinned_schema,
+    Absences, BodyError, Drift, LateLearning, LearnedPin, Learner, ResponseContract,
+    upgrade_pinned_schema,
 };
 
 use crate::sync::{lock, read};
@@ -77,6 +84,10 @@ pub struct LearnedState {
     epoch: AtomicU64,
     samples: AtomicU64,
     enforced: RwLock<Option<Arc<Enforced>>>,
+    /// What goes on being learned once the contract is enforced, while it is.
+    late: Mutex<Option<LateLearning>>,
+    /// Whether `late` still learns: checked responses are then offered to the learner.
+    late_open: AtomicBool,
 }
 
 /// A learned contract being enforced.
@@ -106,6 +117,22 @@ impl Enforced {
             capped,
             absences: Mutex::new(Absences::default()),
             absent_lately: AtomicBool::new(false),
+        }
+    }
+
+    /// The same contract with more places constrained: the absences followed so far go
+    /// on. A response judged by the contract it replaces while this is made may end or
+    /// grow one streak there, not here: at worst one response more or less is counted.
+    fn with_contract(&self, contract: ResponseContract, capped: bool) -> Enforced {
+        let absences = lock(&self.absences).clone();
+        let absent_lately = !absences.is_empty();
+        Enforced {
+            contract,
+            samples: self.samples,
+            learned_at: self.learned_at.clone(),
+            capped,
+            absences: Mutex::new(absences),
+            absent_lately: AtomicBool::new(absent_lately),
         }
     }
 
@@ -197,6 +224,10 @@ impl Learning {
             self.dropped.inc();
             return;
         }
+        // No runtime, no background learner to take it (a check run outside the server).
+        if self.queue.get().is_none() && tokio::runtime::Handle::try_current().is_err() {
+            return;
+        }
         let queue = self.queue.get_or_init(|| {
             let (tx, rx) = mpsc::channel(QUEUE);
             // It outlives the call that starts it: on the main runtime.
@@ -244,9 +275,12 @@ impl LearnedState {
             epoch: AtomicU64::new(0),
             samples: AtomicU64::new(pin.as_ref().map_or(0, |p| p.samples)),
             enforced: RwLock::new(None),
+            late: Mutex::new(None),
+            late_open: AtomicBool::new(false),
         };
         if let Some(p) = pin.filter(|p| p.samples >= settings.enforce_after) {
-            state.enforce(&p.schema, p.samples, p.capped, p.learned_at);
+            let learner = lock(&state.learner).0.clone();
+            state.enforce(&p.schema, p.samples, p.capped, p.learned_at, learner);
         }
         state
     }
@@ -254,7 +288,8 @@ impl LearnedState {
     /// Learns from one body offered in `epoch`; enforces the contract once enough was
     /// seen.
     fn learn(&self, body: &[u8], mcp: bool, epoch: u64) {
-        if self.enforced().is_some() {
+        if let Some(enforced) = self.enforced() {
+            self.learn_late(&enforced, body, mcp, epoch);
             return;
         }
         let Some(doc) = document(body, mcp) else {
@@ -273,16 +308,60 @@ impl LearnedState {
             let capped = learner.capped();
             let now = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
             // Still under the learner's lock: a reset cannot slip in between.
-            self.enforce(&schema, n, capped, now);
+            self.enforce(&schema, n, capped, now, learner.clone());
         }
     }
 
-    fn enforce(&self, schema: &Value, samples: u64, capped: bool, learned_at: String) {
+    /// Learns from one body checked against `enforced`, offered in `epoch`; enforces the
+    /// contract with more places constrained when a round ends with some.
+    fn learn_late(&self, enforced: &Enforced, body: &[u8], mcp: bool, epoch: u64) {
+        let Some(doc) = document(body, mcp) else {
+            return;
+        };
+        // Under the learner's lock, as a reset takes it: a sample from before a reset is
+        // never learned after it.
+        let guard = lock(&self.learner);
+        if guard.1 != epoch {
+            return;
+        }
+        let mut late = lock(&self.late);
+        let Some(learning) = late.as_mut() else {
+            return;
+        };
+        let schema = learning.observe(&doc);
+        let open = learning.learning();
+        let capped = learning.enforced().capped();
+        drop(late);
+        self.late_open.store(open, Ordering::Release);
+        let Some(schema) = schema else {
+            return;
+        };
+        match ResponseContract::compile(&schema, None) {
+            Ok(contract) => {
+                let next = enforced.with_contract(contract, capped);
+                *crate::sync::write(&self.enforced) = Some(Arc::new(next));
+            }
+            Err(e) => {
+                tracing::error!(error = %e, "a learned contract does not compile; it is not enforced")
+            }
+        }
+    }
+
+    fn enforce(
+        &self,
+        schema: &Value,
+        samples: u64,
+        capped: bool,
+        learned_at: String,
+        learner: Learner,
+    ) {
         match ResponseContract::compile(schema, None) {
             Ok(contract) => {
                 *crate::sync::write(&self.enforced) = Some(Arc::new(Enforced::new(
                     contract, samples, learned_at, capped,
                 )));
+                *lock(&self.late) = Some(LateLearning::new(learner));
+                self.late_open.store(true, Ordering::Release);
             }
             // A schema this build wrote always compiles; a hand-edited pin may not.
             Err(e) => {
@@ -303,6 +382,8 @@ impl LearnedState {
         self.epoch.store(*epoch, Ordering::Release);
         self.samples.store(0, Ordering::Relaxed);
         *crate::sync::write(&self.enforced) = None;
+        *lock(&self.late) = None;
+        self.late_open.store(false, Ordering::Release);
         had
     }
 
@@ -437,6 +518,9 @@ pub fn judge(
         learning.offer(state, body.clone(), mcp);
         return Judged::Fine;
     };
+    if state.late_open.load(Ordering::Acquire) {
+        learning.offer(state, body.clone(), mcp);
+    }
     let samples = Some(enforced.samples);
     if mcp || enforced.absent_lately() {
         // The tree is needed (an MCP result's document is inside it; an open absence is
@@ -673,6 +757,28 @@ tools:
             state.learn(body, false, 0);
         }
         (spec, learning, slot, state)
+    }
+
+    #[test]
+    fn a_list_empty_in_every_learned_response_is_constrained_once_later_responses_fill_it() {
+        let (spec, learning, slot, state) = enforced_from_twenty(EMPTY);
+        // Nothing is known of the results yet: a rename there goes unseen.
+        assert_eq!(reported(&learning, &spec, &slot, &[RENAMED; 4]), [false; 4]);
+        // The background learner's part: the checked responses of one round.
+        for _ in 0..toolgate_contract::LATE_ROUND {
+            state.learn(WITH, false, 0);
+        }
+        assert_eq!(
+            reported(&learning, &spec, &slot, &[RENAMED; 3]),
+            [false, false, true]
+        );
+        // What `toolgate lock` pins holds the results' shape too.
+        let pin = state.snapshot().pin;
+        assert_eq!(
+            pin.schema["properties"]["results"]["items"]["required"],
+            serde_json::json!(["note", "snippet", "title"])
+        );
+        assert_eq!(pin.samples, 20);
     }
 
     #[test]

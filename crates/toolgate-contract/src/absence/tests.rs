@@ -265,3 +265,18 @@ fn a_string_written_as_the_object_it_names_is_not_drift_and_a_changed_type_still
         drift.violations
     );
 }
+
+#[test]
+fn a_value_of_another_type_beside_values_of_the_learned_type_in_one_response_is_no_drift() {
+    // `value` was a string in every result learned from; the upstream writes it either way.
+    let mut l = Learner::new(crate::DEFAULT_MAX_PATHS);
+    for i in 0..20 {
+        l.observe(&json!({"results": [{"value": format!("v{i}")}, {"value": "w"}]}));
+    }
+    let c = ResponseContract::compile(&l.schema(), None).expect("compiles");
+    let mixed = json!({"results": [{"value": "v"}, {"value": true}]});
+    assert_eq!(reported(&c, &[&mixed; 3]), [false; 3]);
+    // Every value of the new type: the member changed type, reported at once.
+    let changed = json!({"results": [{"value": false}, {"value": true}]});
+    assert_eq!(reported(&c, &[&changed]), [true]);
+}
