@@ -45,6 +45,7 @@ use serde_json::Value;
 
 use crate::recovery::Recovery;
 use crate::{Deprecation, MAX_WAIT, Quota, reset, walk, warning};
+use words::Set;
 
 mod calls_in_period;
 mod envelope;
@@ -283,36 +284,34 @@ pub fn read_success(body: &[u8], now: DateTime<Utc>) -> Option<BodySignals> {
     let head = &body[..body.len().min(SUCCESS_WINDOW)];
     let tail = &body[body.len().saturating_sub(SUCCESS_WINDOW)..];
     let mut out = BodySignals::default();
-    words::words!(THROTTLE_STATUS = [b"\"throttleStatus\""]);
-    words::words!(RATE_LIMIT = [b"\"rateLimit\""]);
-    words::words!(RATE_LIMIT_OBJECT = [b"\"rate_limit\""]);
-    words::words!(EXTENSIONS = [b"\"extensions\""]);
-    for window in [head, tail] {
+    // Every reader's words, looked for once in each window.
+    let seen = words::sets_in(body, SUCCESS_WINDOW);
+    for (window, mentioned) in [(head, seen.head), (tail, seen.tail)] {
         // The windows overlap on a short body: a quota found once is not read twice.
         let quota_known = !out.quota.is_empty();
         if !quota_known
-            && THROTTLE_STATUS.any_in(window)
+            && mentioned.has(Set::ThrottleStatus)
             && let Some(status_obj) = values(window, "throttleStatus").find(Value::is_object)
         {
             // On a success nothing was refused: the bucket's state, not a wait.
             shopify(&status_obj, None, &mut out);
         }
         if !quota_known
-            && RATE_LIMIT.any_in(window)
+            && mentioned.has(Set::RateLimit)
             && let Some(rl) = values(window, "rateLimit").find(Value::is_object)
         {
             github_graphql(&rl, now, &mut out);
         }
         // A REST answer's own budget in a `rate_limit` object (Sportmonks).
         if out.quota.is_empty()
-            && RATE_LIMIT_OBJECT.any_in(window)
+            && mentioned.has(Set::RateLimitObject)
             && let Some(Value::Object(obj)) = values(window, "rate_limit").find(Value::is_object)
             && let Some(q) = limit_object::state(&obj, now)
         {
             out.quota.push(q);
         }
         if out.warnings.is_empty()
-            && EXTENSIONS.any_in(window)
+            && mentioned.has(Set::Extensions)
             && let Some(ext) = values(window, "extensions").find(Value::is_object)
         {
             out.warnings = extensions::notices(&ext);
@@ -322,23 +321,23 @@ pub fn read_success(body: &[u8], now: DateTime<Utc>) -> Option<BodySignals> {
         }
     }
     if out.quota.is_empty() {
-        out.quota = members::quotas(body, SUCCESS_WINDOW, now);
+        out.quota = members::quotas(body, SUCCESS_WINDOW, seen, now);
     }
     if out.quota.is_empty() {
         out.quota = usage_report::quotas(body);
     }
     if out.quota.is_empty() {
         out.quota
-            .extend(members::calls_left(body, SUCCESS_WINDOW, now));
+            .extend(members::calls_left(body, SUCCESS_WINDOW, seen, now));
     }
     if out.quota.is_empty() {
         out.quota.extend(calls_in_period::quota(body));
     }
     // On a success nothing was refused: a wait is only one the answer asks for before
     // the next call.
-    out.retry_after = members::backoff(body, SUCCESS_WINDOW);
+    out.retry_after = members::backoff(body, SUCCESS_WINDOW, seen);
     out.next_call_after = out.retry_after;
-    let mut found = notices::read(body, SUCCESS_WINDOW, now);
+    let mut found = notices::read(body, SUCCESS_WINDOW, seen, now);
     // An XML answer's warnings, read by the same rule.
     if found.warnings.is_empty()
         && found.deprecation.is_none()

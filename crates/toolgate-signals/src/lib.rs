@@ -173,10 +173,11 @@ pub struct Signals {
     /// (`WWW-Authenticate: Bearer error="insufficient_scope", scope="repo"`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub missing_scope: Option<String>,
-    /// A 2xx body that says the service is under maintenance ([`maintenance::announced`]),
+    /// Whether a 2xx body is to be read for a maintenance page
+    /// ([`maintenance::Pending`]),
     /// filled by the engine and told only when the contract refuses the body.
     #[serde(skip)]
-    pub maintenance: Option<maintenance::Announced>,
+    pub maintenance: maintenance::Pending,
 }
 
 /// One `Warning: 199` / `299` member (RFC 7234 §5.5), as Kubernetes sends them, or a
@@ -468,7 +469,7 @@ fn read_fields(
         // (a trailers-only reply) names the fix where no challenge does.
         recovery: challenge.recovery.or_else(|| grpc_web::recovery(headers)),
         missing_scope: challenge.scope,
-        maintenance: None,
+        maintenance: maintenance::Pending::default(),
     };
     signals.unread = unread::find_with(headers, &signals, &retirement_fields);
     signals

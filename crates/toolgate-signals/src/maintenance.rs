@@ -23,6 +23,36 @@ use crate::MAX_WAIT;
 mod page;
 pub use page::{Announced, announced};
 
+/// A successful reply to be read for a maintenance page if, and only if, its contract
+/// refuses its body: a body the contract accepts is data, whatever it says, so its
+/// page is never told. Reading every 2xx for the word "maintenance" when it arrived
+/// cost a sixth of reading its signals for an answer never told; the reply keeps the
+/// time it was received instead, and [`Pending::announced`] reads it against that time
+/// when the contract refuses it, with the same verdict.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Pending {
+    /// When the 2xx reply was received; `None` for any other reply.
+    received: Option<DateTime<Utc>>,
+}
+
+impl Pending {
+    /// A 2xx reply received at `now`.
+    #[must_use]
+    pub fn success_received(now: DateTime<Utc>) -> Pending {
+        Pending {
+            received: Some(now),
+        }
+    }
+
+    /// Whether `body` (the reply's body, as received) is a maintenance page
+    /// ([`announced`]), read against the time the reply was received; never for a reply
+    /// that was not a 2xx.
+    #[must_use]
+    pub fn announced(self, body: &[u8]) -> Option<Announced> {
+        announced(body, self.received?)
+    }
+}
+
 /// Bytes of a body read.
 const MAX_TEXT: usize = 4096;
 /// JSON values looked at.
@@ -292,6 +322,21 @@ mod tests {
     }
 
     const H: u64 = 3600;
+
+    /// A success keeps the time it arrived, and read later for a maintenance page it gets
+    /// the verdict and the wait a read on arrival gave; a reply that was not a success
+    /// is never one.
+    #[test]
+    fn a_success_is_read_for_a_maintenance_page_later_against_the_time_it_arrived() {
+        use super::{Pending, announced};
+        let page = b"<html><h1>Down for maintenance</h1><p>Back at 14:00 UTC.</p></html>";
+        let pending = Pending::success_received(now());
+        let later = pending.announced(page);
+        assert_eq!(later, announced(page, now()));
+        assert_eq!(later.and_then(|p| p.wait), Some(Duration::from_secs(2 * H)));
+        assert_eq!(pending.announced(br#"{"items":[]}"#), None);
+        assert_eq!(Pending::default().announced(page), None);
+    }
 
     #[test]
     fn the_end_of_a_maintenance_in_any_form() {

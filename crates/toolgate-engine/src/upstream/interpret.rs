@@ -57,7 +57,7 @@ pub fn interpret_within(
         retry_after: signals.and_then(|s| s.retry_after),
         past_sunset,
         said: said(signals.and_then(|s| s.recovery)),
-        maintenance: signals.and_then(|s| s.maintenance),
+        maintenance: signals.map(|s| s.maintenance).unwrap_or_default(),
     };
     let response = match sent {
         Ok(r) => r,
@@ -82,11 +82,14 @@ pub fn interpret_within(
             detail,
         );
     }
+    // The body as received, kept for a maintenance page should the contract refuse the
+    // decoded one (a reference, not a copy).
+    let received = response.body.clone();
     let body = match json_text(response.body, &response.headers) {
         Ok(body) => body,
         Err(detail) => return failed(&read.attempt(status, BodyCheck::NotJson), None, detail),
     };
-    check(tool, status, body, &response.headers, &read)
+    check(tool, status, body, &received, &response.headers, &read)
 }
 
 /// What the signals and the tool's sunset say about an attempt, for the resilience
@@ -96,9 +99,9 @@ struct Read {
     retry_after: Option<Duration>,
     past_sunset: bool,
     said: Said,
-    /// A 2xx body said the service is under maintenance (told only when the contract
-    /// refuses the body).
-    maintenance: Option<toolgate_signals::maintenance::Announced>,
+    /// Whether the 2xx body is read for a maintenance page, which is told only when the
+    /// contract refuses the body (and only then read).
+    maintenance: toolgate_signals::maintenance::Pending,
 }
 
 /// What the reply's body says would fix it, in the resilience layer's words.
@@ -257,11 +260,13 @@ fn json_text(
 }
 
 /// A 2xx body checked against the tool's contract: checked on every 2xx, and a
-/// mismatch is drift, never retried.
+/// mismatch is drift, never retried. `received` is the body as it arrived, read for a
+/// maintenance page when the contract refuses it.
 fn check(
     tool: &ToolSpec,
     status: u16,
     body: bytes::Bytes,
+    received: &[u8],
     headers: &reqwest::header::HeaderMap,
     read: &Read,
 ) -> AttemptResult {
@@ -308,7 +313,9 @@ fn check(
             Some(escapes) => CheckedBody::with_escapes(body, escapes),
             None => body.into(),
         }),
-        Err(_) if read.maintenance.is_some() => maintenance_page(tool, status, &body, read),
+        Err(_) if let Some(page) = read.maintenance.announced(received) => {
+            maintenance_page(tool, status, &body, page, read)
+        }
         Err(BodyError::NotJson(e)) => {
             let detail = Detail::NotJson {
                 reason: e.to_string(),
@@ -433,8 +440,14 @@ fn graphql_failure(
 /// A 2xx the contract refused whose body says the service is under maintenance: the
 /// upstream is unavailable, as a 503 would say, and the end the page names (or a
 /// `Retry-After` beside it) is the wait; none named: a 503 without a hint.
-fn maintenance_page(tool: &ToolSpec, status: u16, body: &[u8], read: &Read) -> AttemptResult {
-    let wait = read.maintenance.and_then(|m| m.wait).max(read.retry_after);
+fn maintenance_page(
+    tool: &ToolSpec,
+    status: u16,
+    body: &[u8],
+    page: toolgate_signals::maintenance::Announced,
+    read: &Read,
+) -> AttemptResult {
+    let wait = page.wait.max(read.retry_after);
     let attempt = Attempt::Response {
         status: 503,
         rate_limited: false,
@@ -503,7 +516,7 @@ pub fn read_signals(
             signals.absorb_body(b);
         }
         if (200..300).contains(&r.status) {
-            signals.maintenance = toolgate_signals::maintenance::announced(&r.body, now);
+            signals.maintenance = toolgate_signals::maintenance::Pending::success_received(now);
         }
     }
     if let Ok(r) = sent

@@ -51,11 +51,65 @@ const FAILED_STATUS_WORDS: [&str; 6] = [
 
 /// A member name as names are compared here: its letters and digits, lowercased
 /// (`error-text`, `errorText` and `ERROR_TEXT` are one name).
-fn folded(key: &[u8]) -> Vec<u8> {
-    key.iter()
-        .filter(|b| b.is_ascii_alphanumeric())
-        .map(u8::to_ascii_lowercase)
-        .collect()
+fn folded(key: &[u8]) -> Folded {
+    Folded::of(key)
+}
+
+/// A member name folded once ([`folded`]) and held on the stack when short, as nearly
+/// every name is. Every successful reply's leading members are each compared with a
+/// dozen of the rules' names; folding the name into a new allocation for each
+/// comparison was half of deciding that a healthy body is no error envelope.
+struct Folded {
+    short: [u8; Folded::SHORT],
+    len: usize,
+    /// The folded name when it does not fit in `short`.
+    long: Vec<u8>,
+}
+
+impl Folded {
+    /// The longest folded name held on the stack.
+    const SHORT: usize = 48;
+
+    fn of(key: &[u8]) -> Folded {
+        let mut short = [0u8; Folded::SHORT];
+        let mut len = 0;
+        for &b in key.iter().filter(|b| b.is_ascii_alphanumeric()) {
+            if len == Folded::SHORT {
+                return Folded {
+                    short,
+                    len: 0,
+                    long: key
+                        .iter()
+                        .filter(|b| b.is_ascii_alphanumeric())
+                        .map(u8::to_ascii_lowercase)
+                        .collect(),
+                };
+            }
+            short[len] = b.to_ascii_lowercase();
+            len += 1;
+        }
+        Folded {
+            short,
+            len,
+            long: Vec::new(),
+        }
+    }
+
+    fn as_bytes(&self) -> &[u8] {
+        if self.long.is_empty() {
+            &self.short[..self.len]
+        } else {
+            &self.long
+        }
+    }
+}
+
+impl std::ops::Deref for Folded {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        self.as_bytes()
+    }
 }
 
 /// Whether a member wraps the whole answer of a protocol, or its status: Tencent
@@ -70,8 +124,7 @@ fn folded(key: &[u8]) -> Vec<u8> {
 ///
 /// Authorize.Net's `messages` holds the answer's status the same way: `{"messages":
 /// {"resultCode": "Error", "message": [{"code": "E00007", "text": …}]}}`, sent with a 200.
-fn is_wrapper(key: &[u8]) -> bool {
-    let lower = folded(key);
+fn is_wrapper(lower: &[u8]) -> bool {
     lower.ends_with(b"response")
         || lower.ends_with(b"resp")
         || lower.ends_with(b"header")
@@ -82,26 +135,24 @@ fn is_wrapper(key: &[u8]) -> bool {
 const MAX_WRAPPERS: u8 = 2;
 
 /// Members that hold the answer's own code, as a number: `code`, `status_code`, and the
-/// result codes of [`is_result_code_key`].
-fn is_code_key(key: &[u8]) -> bool {
+/// result codes of [`is_result_code_key`]. Names are [`folded`].
+fn is_code_key(lower: &[u8]) -> bool {
     const PLAIN: [&[u8]; 2] = [b"code", b"statuscode"];
-    PLAIN.contains(&folded(key).as_slice()) || is_result_code_key(key)
+    PLAIN.contains(&lower) || is_result_code_key(lower)
 }
 
 /// The result codes envelopes name after what they report (`resultCode`, `returnCode`,
 /// `returnReasonCode`, `rspCode`). These are codes whatever their JSON type: data.go.kr
 /// sends `"resultCode": "22"`. A bare `code` written as a string may be anything (an
 /// order's, a country's), so only its number counts.
-fn is_result_code_key(key: &[u8]) -> bool {
+fn is_result_code_key(lower: &[u8]) -> bool {
     const HEADS: [&[u8]; 4] = [b"result", b"return", b"resp", b"rsp"];
-    let lower = folded(key);
     lower.ends_with(b"code") && HEADS.iter().any(|h| lower.starts_with(h))
 }
 
 /// Members that hold the answer's own message: `message`, `msg`, and the same words
 /// after what they report (`status_msg`, `resultMsg`, `returnAuthMsg`, `resultMessage`).
-fn is_message_key(key: &[u8]) -> bool {
-    let lower = folded(key);
+fn is_message_key(lower: &[u8]) -> bool {
     lower.ends_with(b"msg") || lower.ends_with(b"message")
 }
 
@@ -199,10 +250,11 @@ fn markup_names_failure(head: &[u8]) -> bool {
 fn markup_reports_throttle(head: &[u8]) -> bool {
     let (mut failed_code, mut throttle_message) = (false, false);
     any_markup_leaf(head, |local, inner| {
-        if is_code_key(local.as_bytes()) {
+        let name = folded(local.as_bytes());
+        if is_code_key(&name) {
             failed_code |= is_failure_number(inner.as_bytes());
         }
-        if is_message_key(local.as_bytes()) {
+        if is_message_key(&name) {
             let lower = inner.to_ascii_lowercase();
             throttle_message |=
                 lower.contains("too many requests") || crate::passed::says_limit_passed(inner);
@@ -328,8 +380,10 @@ fn reports_error(head: &[u8], wrappers: u8) -> bool {
         ..Failure::default()
     };
     while let Some((key, value)) = members.next_member() {
+        // Folded once: each rule below compares the folded name.
+        let name = folded(key);
         if wrappers > 0
-            && is_wrapper(key)
+            && is_wrapper(&name)
             && value.starts_with(b"{")
             && reports_error(value, wrappers - 1)
         {
@@ -338,10 +392,10 @@ fn reports_error(head: &[u8], wrappers: u8) -> bool {
         // A numbered `status` is the answer's own code too when a throttle message
         // stands beside it: Viber's REST API answers `{"status": 12, "status_message":
         // "tooManyRequests"}` with a 200.
-        if is_code_key(key) || folded(key) == b"status" {
+        if is_code_key(&name) || *name == *b"status" {
             failed_code |= is_failure_number(value);
         }
-        if is_result_code_key(key) {
+        if is_result_code_key(&name) {
             // A result code that says in a word that the call failed (`"resultCode":
             // "Error"`): a result code reports on the answer, never holds data.
             if is_failure_word(value) {
@@ -352,10 +406,10 @@ fn reports_error(head: &[u8], wrappers: u8) -> bool {
             failed_code |= failed;
             failure.result_code |= failed || is_failure_number(value);
         }
-        if is_message_key(key) {
+        if is_message_key(&name) {
             throttle_message |= says_throttled(value);
         }
-        failure.member(key, value);
+        failure.member(&name, value);
         if failed_code && throttle_message {
             return true;
         }
@@ -377,7 +431,7 @@ fn reports_error(head: &[u8], wrappers: u8) -> bool {
         if ERROR_KEYS
             .iter()
             .any(|k| key.eq_ignore_ascii_case(k.as_bytes()))
-            || (wraps_an_error(key) && value.starts_with(b"{"))
+            || (wraps_an_error(&name) && value.starts_with(b"{"))
         {
             if !is_empty_value(value) {
                 return true;
@@ -423,15 +477,15 @@ struct Failure<'a> {
 }
 
 impl<'a> Failure<'a> {
-    fn member(&mut self, key: &[u8], value: &'a [u8]) {
-        let name = folded(key);
+    /// Notes one member, its name [`folded`].
+    fn member(&mut self, name: &[u8], value: &'a [u8]) {
         if name == b"code" {
             match value.strip_prefix(b"\"") {
                 Some(digits) => self.digits |= is_failure_number(digits),
                 None => self.number |= is_failure_number(value),
             }
         }
-        let reports = names_a_report(&name);
+        let reports = names_a_report(name);
         if reports
             && self.message.is_none()
             && (name.ends_with(b"msg") || name.ends_with(b"message"))
@@ -544,7 +598,8 @@ const ITEM_ERROR_HOLDERS: [&str; 5] = ["details", "detail", "error", "errordetai
 fn holds_a_throttle(object: &[u8]) -> bool {
     let mut members = TopLevel::new(object);
     while let Some((key, value)) = members.next_member() {
-        let key = folded(key);
+        let name = folded(key);
+        let key = name.as_bytes();
         if (key == b"code" || ITEM_ERROR_KEYS.iter().any(|n| key == n.as_bytes()))
             && (says_throttled(value) || is_limit_status(value))
         {
@@ -569,7 +624,8 @@ fn every_item_throttled(list: &[u8]) -> bool {
             let (mut failed, mut throttled) = (false, false);
             let mut members = TopLevel::new(item);
             while let Some((key, value)) = members.next_member() {
-                let key = folded(key);
+                let name = folded(key);
+                let key = name.as_bytes();
                 let is = |names: &[&str]| names.iter().any(|n| key == n.as_bytes());
                 if is(&["status", "code", "statuscode"]) {
                     let digits = value.strip_prefix(b"\"").unwrap_or(value);
@@ -623,11 +679,10 @@ fn array_objects(list: &[u8]) -> Vec<&[u8]> {
 /// refusal with a 200 holding `{"error_response": {"code": 7, "msg": "App Call
 /// Limited", …}}`), `errorResponse`, `error_info`, `errorDetails` — whose value is an
 /// object. Counts and rates (`error_count`, `errorRate`) are data, and not named so.
-fn wraps_an_error(key: &[u8]) -> bool {
+fn wraps_an_error(lower: &[u8]) -> bool {
     const WRAPPED: [&str; 7] = [
         "response", "resp", "info", "detail", "details", "result", "object",
     ];
-    let lower = folded(key);
     lower
         .strip_prefix(b"error")
         .is_some_and(|rest| WRAPPED.iter().any(|w| rest == w.as_bytes()))
@@ -674,7 +729,7 @@ fn is_throttle_identifier(text: &str) -> bool {
         && text
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-'))
-        && folded(text.as_bytes()) == b"toomanyrequests"
+        && *folded(text.as_bytes()) == *b"toomanyrequests"
 }
 
 /// Top-level member names whose `true` is an error: eMAG Marketplace answers every

@@ -28,6 +28,7 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 
+use super::words::{Ends, Set};
 use crate::quota::Collector;
 use crate::{Headers, MAX_WAIT, Quota, reset, shape};
 
@@ -38,54 +39,48 @@ const MAX_NAME: usize = 64;
 /// The longest string value read.
 const MAX_TEXT: usize = 64;
 
-super::words::words!(
-    /// Substrings one of which a budget's member name holds, in either case.
-    BUDGET_WORDS = [
-        b"quota",
-        b"Quota",
-        b"atelimit",
-        b"ateLimit",
-        b"ate_limit",
-        b"\"rate\"",
-        b"redits",
-        b"piUsage",
-        b"pi_usage",
-        b"equestUsage",
-        b"equest_usage",
-        b"_calls\"",
-        b"Calls\"",
-        b"_requests\"",
-        b"Requests\"",
-    ]
-);
+/// Substrings one of which a budget's member name holds, in either case.
+pub(super) const BUDGET_WORDS: &[&[u8]] = &[
+    b"quota",
+    b"Quota",
+    b"atelimit",
+    b"ateLimit",
+    b"ate_limit",
+    b"\"rate\"",
+    b"redits",
+    b"piUsage",
+    b"pi_usage",
+    b"equestUsage",
+    b"equest_usage",
+    b"_calls\"",
+    b"Calls\"",
+    b"_requests\"",
+    b"Requests\"",
+];
 
-super::words::words!(
-    /// Substrings one of which a member naming the calls left holds.
-    CALLS_LEFT_WORDS = [
-        b"emaining_requests",
-        b"emainingRequests",
-        b"equests_remaining",
-        b"equestsRemaining",
-        b"equests_left",
-        b"equestsLeft",
-        b"emaining_calls",
-        b"emainingCalls",
-        b"alls_remaining",
-        b"allsRemaining",
-        b"alls_left",
-        b"allsLeft",
-    ]
-);
+/// Substrings one of which a member naming the calls left holds.
+pub(super) const CALLS_LEFT_WORDS: &[&[u8]] = &[
+    b"emaining_requests",
+    b"emainingRequests",
+    b"equests_remaining",
+    b"equestsRemaining",
+    b"equests_left",
+    b"equestsLeft",
+    b"emaining_calls",
+    b"emainingCalls",
+    b"alls_remaining",
+    b"allsRemaining",
+    b"alls_left",
+    b"allsLeft",
+];
 
-super::words::words!(
-    /// The member a wait is asked for in.
-    BACKOFF = [b"\"backoff\""]
-);
+/// The member a wait is asked for in.
+pub(super) const BACKOFF: &[&[u8]] = &[b"\"backoff\""];
 
 /// The budgets the answer's top-level members state.
-pub(super) fn quotas(body: &[u8], window: usize, now: DateTime<Utc>) -> Vec<Quota> {
+pub(super) fn quotas(body: &[u8], window: usize, seen: Ends, now: DateTime<Utc>) -> Vec<Quota> {
     let mut fields: Vec<(String, Vec<u8>)> = Vec::new();
-    for (name, value) in top_members(body, window, &BUDGET_WORDS, |n| {
+    for (name, value) in top_members(body, window, seen.either_has(Set::Budget), |n| {
         could_name_a_budget(n) || is_meta(n) || is_data(n)
     }) {
         flatten(&name, &value, &mut fields);
@@ -117,8 +112,13 @@ pub(super) fn quotas(body: &[u8], window: usize, now: DateTime<Utc>) -> Vec<Quot
 /// shapes a reset header takes (Weatherbit's usage answer: `"calls_remaining": 55,
 /// "calls_reset_ts": 1518208120`, <https://www.weatherbit.io/api/subscription-usage>);
 /// it is looked for only among the members already parsed for the count.
-pub(super) fn calls_left(body: &[u8], window: usize, now: DateTime<Utc>) -> Option<Quota> {
-    let members = top_members(body, window, &CALLS_LEFT_WORDS, |n| {
+pub(super) fn calls_left(
+    body: &[u8],
+    window: usize,
+    seen: Ends,
+    now: DateTime<Utc>,
+) -> Option<Quota> {
+    let members = top_members(body, window, seen.either_has(Set::CallsLeft), |n| {
         names_calls_left(n) || names_calls_reset(n)
     });
     let remaining = members
@@ -358,26 +358,28 @@ fn member(body: &[u8], at: usize, wanted: fn(&str) -> bool) -> Option<(String, V
 /// many seconds before hitting the same method again"
 /// (<https://api.stackexchange.com/docs/throttle>). Only a top-level number counts: a
 /// `backoff` object nested in data (Argo's `retryStrategy.backoff`) is configuration.
-pub(super) fn backoff(body: &[u8], window: usize) -> Option<Duration> {
-    top_members(body, window, &BACKOFF, |name| name == "backoff")
-        .into_iter()
-        .find_map(|(_, value)| value.as_f64())
-        .filter(|secs| secs.is_finite() && *secs > 0.0)
-        .map(|secs| Duration::from_secs_f64(secs.min(MAX_WAIT.as_secs_f64())))
+pub(super) fn backoff(body: &[u8], window: usize, seen: Ends) -> Option<Duration> {
+    top_members(body, window, seen.either_has(Set::Backoff), |name| {
+        name == "backoff"
+    })
+    .into_iter()
+    .find_map(|(_, value)| value.as_f64())
+    .filter(|secs| secs.is_finite() && *secs > 0.0)
+    .map(|secs| Duration::from_secs_f64(secs.min(MAX_WAIT.as_secs_f64())))
 }
 
 /// The top-level members in the first and last `window` bytes whose names `wanted`
 /// accepts, with their values (at most [`MAX_MEMBERS`] members looked at); none read
-/// unless one of `words` occurs in either window, which is all most answers cost.
+/// unless the reader's words occur in either window (`mentioned`, from
+/// [`super::words::sets_in`]), which is all most answers cost.
 fn top_members(
     body: &[u8],
     window: usize,
-    words: &super::words::Words,
+    mentioned: bool,
     wanted: fn(&str) -> bool,
 ) -> Vec<(String, Value)> {
-    let head = &body[..body.len().min(window)];
     let tail_from = body.len().saturating_sub(window);
-    if !words.any_in(head) && !words.any_in(&body[tail_from..]) {
+    if !mentioned {
         return Vec::new();
     }
     let mut starts = member_starts_from_head(body, window);
@@ -488,6 +490,17 @@ fn member_starts_from_tail(body: &[u8], from: usize) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`super::quotas`], each window searched for the readers' words as a successful
+    /// body is.
+    fn quotas(body: &[u8], window: usize, now: DateTime<Utc>) -> Vec<Quota> {
+        super::quotas(
+            body,
+            window,
+            super::super::words::sets_in(body, window),
+            now,
+        )
+    }
 
     fn now() -> DateTime<Utc> {
         DateTime::from_timestamp(1_748_779_200, 0).unwrap()

@@ -42,6 +42,7 @@
 use chrono::{DateTime, Utc};
 use serde_json::{Map, Value};
 
+use super::words::{Ends, Set};
 use crate::walk::normalise;
 use crate::warning::{self, Retirement, Said};
 use crate::{Deprecation, reset};
@@ -109,7 +110,9 @@ enum From {
 }
 
 /// Reads the notices in the first and last windows of a successful body.
-pub(super) fn read(body: &[u8], window: usize, now: DateTime<Utc>) -> Found {
+/// `seen` says which of the readers' words each window holds
+/// ([`super::words::sets_in`]).
+pub(super) fn read(body: &[u8], window: usize, seen: Ends, now: DateTime<Utc>) -> Found {
     let mut texts: Vec<String> = Vec::new();
     let mut retirements: Vec<Retirement> = Vec::new();
     let head_end = body.len().min(window);
@@ -122,7 +125,11 @@ pub(super) fn read(body: &[u8], window: usize, now: DateTime<Utc>) -> Found {
         if from == From::End && tail_start == 0 && body.len() <= window {
             break;
         }
-        if !mentions_notice(&body[range.clone()]) {
+        let mentioned = match from {
+            From::Start => seen.head,
+            From::End => seen.tail,
+        };
+        if !mentioned.has(Set::Notice) {
             continue;
         }
         let members = top_members(body, range.clone(), from);
@@ -255,9 +262,13 @@ const DEADLINES: [&str; 3] = ["actionby", "migrateby", "deadline"];
 /// leave out their first letter, so one exact search finds `warning` and `Warnings`,
 /// `deprecation` and `DeprecationNotice` (a key written in capitals is not looked for).
 pub(super) fn mentions_notice(w: &[u8]) -> bool {
-    super::words::words!(STEMS = [b"arn", b"eprecat", b"otice", b"unset", b"dvisor"]);
-    STEMS.any_in(w)
+    static SEARCHER: std::sync::LazyLock<super::words::Searcher> =
+        std::sync::LazyLock::new(|| super::words::Searcher::new(STEMS));
+    SEARCHER.any_in(w)
 }
+
+/// The notice words [`mentions_notice`] looks for.
+pub(super) const STEMS: &[&[u8]] = &[b"arn", b"eprecat", b"otice", b"unset", b"dvisor"];
 
 pub(super) fn is_notice_name(n: &str) -> bool {
     ["warn", "deprecat", "notice", "sunset", "advisor"]

@@ -1,5 +1,15 @@
 use super::*;
 
+/// [`super::read`], each window searched for the readers' words as a successful body is.
+fn read(body: &[u8], window: usize, now: DateTime<Utc>) -> Found {
+    super::read(
+        body,
+        window,
+        super::super::words::sets_in(body, window),
+        now,
+    )
+}
+
 fn names(body: &str, from: From) -> Vec<String> {
     let b = body.as_bytes();
     top_members(b, 0..b.len(), from)
