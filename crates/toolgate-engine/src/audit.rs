@@ -177,7 +177,9 @@ impl AuditLog {
         let Some(mut rx) = lock(&self.rx).take() else {
             return;
         };
-        let mut batch: Vec<AuditRecord> = Vec::with_capacity(BATCH);
+        // Shared with the store's write, and kept as it is when the store refuses it, so
+        // an attempt copies no record.
+        let mut batch: Arc<[AuditRecord]> = Arc::new([]);
         let mut queued: Vec<Queued> = Vec::with_capacity(BATCH);
         let mut pause: Option<Duration> = None;
         loop {
@@ -188,7 +190,10 @@ impl AuditLog {
                     n = rx.recv_many(&mut queued, BATCH) => if n == 0 { return },
                 }
                 linger(&mut rx, &mut queued).await;
-                batch = self.with_incident_ids(&mut queued, INCIDENT_WAIT).await;
+                batch = self
+                    .with_incident_ids(&mut queued, INCIDENT_WAIT)
+                    .await
+                    .into();
             } else if let Some(p) = pause {
                 tokio::select! {
                     () = shutdown.cancelled() => break,
@@ -198,7 +203,7 @@ impl AuditLog {
             match store.record_audit(batch.clone()).await {
                 Ok(()) => {
                     self.settle(batch.len());
-                    batch.clear();
+                    batch = Arc::new([]);
                     pause = None;
                 }
                 Err(e) if e.is_transient() => {
@@ -208,7 +213,7 @@ impl AuditLog {
                 Err(e) => {
                     tracing::error!(error = %e, records = batch.len(), "audit records could not be written");
                     self.settle(batch.len());
-                    batch.clear();
+                    batch = Arc::new([]);
                 }
             }
         }
@@ -217,8 +222,9 @@ impl AuditLog {
         while let Some(q) = rx.recv().await {
             queued.push(q);
         }
-        batch.extend(self.with_incident_ids(&mut queued, Duration::ZERO).await);
-        for chunk in batch.chunks(BATCH) {
+        let mut left = batch.to_vec();
+        left.extend(self.with_incident_ids(&mut queued, Duration::ZERO).await);
+        for chunk in left.chunks(BATCH) {
             if let Err(e) = store.record_audit(chunk.to_vec()).await {
                 tracing::error!(error = %e, records = chunk.len(), "audit records lost at shutdown");
             }

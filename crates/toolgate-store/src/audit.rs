@@ -4,6 +4,8 @@
 //! A row holds who called what, when, how it ended and how long it took, and a SHA-256
 //! of the arguments' canonical JSON — never the arguments themselves.
 
+use std::sync::Arc;
+
 use chrono::{DateTime, SecondsFormat, Utc};
 use serde::{Deserialize, Serialize};
 
@@ -88,8 +90,14 @@ pub(crate) fn stamp(t: DateTime<Utc>) -> String {
 }
 
 impl Store {
-    /// Writes `records` in one transaction: all of them or, on error, none.
-    pub async fn record_audit(&self, records: Vec<AuditRecord>) -> Result<(), StoreError> {
+    /// Writes `records` in one transaction: all of them or, on error, none. Shared
+    /// rather than owned, so a writer that keeps a batch to try again after a refusal
+    /// does not copy its records for each attempt.
+    pub async fn record_audit(
+        &self,
+        records: impl Into<Arc<[AuditRecord]>>,
+    ) -> Result<(), StoreError> {
+        let records = records.into();
         if records.is_empty() {
             return Ok(());
         }

@@ -25,7 +25,10 @@ pub(super) const MIGRATION: &str = "CREATE TABLE audit (
     CREATE INDEX audit_tool ON audit (tool, at);";
 
 impl PostgresStore {
-    pub(crate) async fn record_audit(&self, records: Vec<AuditRecord>) -> Result<(), StoreError> {
+    pub(crate) async fn record_audit(
+        &self,
+        records: std::sync::Arc<[AuditRecord]>,
+    ) -> Result<(), StoreError> {
         let mut client = self.client().await?;
         // A batch that timed out may still have been committed: the writer then sends
         // it again, and the trail holds those calls twice rather than not at all.

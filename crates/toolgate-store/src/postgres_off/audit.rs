@@ -7,7 +7,10 @@ use crate::StoreError;
 use crate::audit::{AuditQuery, AuditRecord};
 
 impl PostgresStore {
-    pub(crate) async fn record_audit(&self, _records: Vec<AuditRecord>) -> Result<(), StoreError> {
+    pub(crate) async fn record_audit(
+        &self,
+        _records: std::sync::Arc<[AuditRecord]>,
+    ) -> Result<(), StoreError> {
         match self.never {}
     }
 

@@ -8,6 +8,7 @@ use crate::{AuditQuery, AuditRecord};
 on_both!(
     audit_records_are_filtered_newest_first_and_capped,
     audit_prune_deletes_only_older_records_in_bounded_batches,
+    a_batch_of_any_size_is_read_back_whole_with_every_field,
 );
 
 fn record(minutes_ago: i64, agent: &str, tool: &str, outcome: &str) -> AuditRecord {
@@ -23,6 +24,40 @@ fn record(minutes_ago: i64, agent: &str, tool: &str, outcome: &str) -> AuditReco
         request_id: Some(format!("\"req-{minutes_ago}\"")),
         trace_id: None,
     }
+}
+
+/// Batches around the sizes one statement writes (a row, a statement's 64, and tails of
+/// each shape), every record with fields of its own, the optional ones set on some.
+async fn a_batch_of_any_size_is_read_back_whole_with_every_field(f: Fixture) {
+    let store = f.open().await.unwrap();
+    let mut all_written = Vec::new();
+    let mut minutes = 10_000;
+    for size in [1, 3, 63, 64, 65, 127, 200] {
+        let batch: Vec<AuditRecord> = (0..size)
+            .map(|i| {
+                minutes -= 1;
+                let mut r = record(minutes, &format!("agent-{i}"), "web_search", "ok");
+                r.attempts = i;
+                r.latency_ms = u64::from(i) * 7;
+                r.incident_id = (i % 3 == 0).then_some(i64::from(i));
+                r.request_id = (i % 2 == 0).then(|| format!("{size}-{i}"));
+                r.trace_id = (i % 5 == 0).then(|| format!("{:032x}", i + 1));
+                r
+            })
+            .collect();
+        store.record_audit(batch.clone()).await.unwrap();
+        all_written.extend(batch);
+    }
+    let read = store
+        .audit(AuditQuery {
+            limit: 1_000,
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    all_written.reverse();
+    assert_eq!(read.len(), all_written.len());
+    assert_eq!(read, all_written, "every record, every field, in order");
 }
 
 async fn audit_records_are_filtered_newest_first_and_capped(f: Fixture) {
