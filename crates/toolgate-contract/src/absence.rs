@@ -351,19 +351,10 @@ fn beside_its_learned_type(change: &Change, body: &Value, visits: &mut usize) ->
         return false;
     };
     let expected: Vec<&str> = expected.split(" | ").filter(|t| *t != "null").collect();
-    !path.is_empty() && any_at(body, path, visits, &|v| expected.contains(&json_type(v)))
-}
-
-/// The JSON Schema type a value is written as (integers as `number`, as learned).
-fn json_type(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "boolean",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
-    }
+    !path.is_empty()
+        && any_at(body, path, visits, &|v| {
+            expected.contains(&crate::files::json_type(v))
+        })
 }
 
 /// Members by which an object stands for the thing a string names.

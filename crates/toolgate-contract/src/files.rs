@@ -221,7 +221,8 @@ pub(crate) fn non_empty(dir: &Path) -> &Path {
     }
 }
 
-fn json_type(v: &Value) -> &'static str {
+/// The JSON Schema type a value is written as (integers as `number`, as learned).
+pub(crate) fn json_type(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
         Value::Bool(_) => "boolean",

@@ -39,44 +39,6 @@ const MAX_NAME: usize = 64;
 /// The longest string value read.
 const MAX_TEXT: usize = 64;
 
-/// Substrings one of which a budget's member name holds, in either case.
-pub(super) const BUDGET_WORDS: &[&[u8]] = &[
-    b"quota",
-    b"Quota",
-    b"atelimit",
-    b"ateLimit",
-    b"ate_limit",
-    b"\"rate\"",
-    b"redits",
-    b"piUsage",
-    b"pi_usage",
-    b"equestUsage",
-    b"equest_usage",
-    b"_calls\"",
-    b"Calls\"",
-    b"_requests\"",
-    b"Requests\"",
-];
-
-/// Substrings one of which a member naming the calls left holds.
-pub(super) const CALLS_LEFT_WORDS: &[&[u8]] = &[
-    b"emaining_requests",
-    b"emainingRequests",
-    b"equests_remaining",
-    b"equestsRemaining",
-    b"equests_left",
-    b"equestsLeft",
-    b"emaining_calls",
-    b"emainingCalls",
-    b"alls_remaining",
-    b"allsRemaining",
-    b"alls_left",
-    b"allsLeft",
-];
-
-/// The member a wait is asked for in.
-pub(super) const BACKOFF: &[&[u8]] = &[b"\"backoff\""];
-
 /// The budgets the answer's top-level members state.
 pub(super) fn quotas(body: &[u8], window: usize, seen: Ends, now: DateTime<Utc>) -> Vec<Quota> {
     let mut fields: Vec<(String, Vec<u8>)> = Vec::new();

@@ -263,12 +263,9 @@ const DEADLINES: [&str; 3] = ["actionby", "migrateby", "deadline"];
 /// `deprecation` and `DeprecationNotice` (a key written in capitals is not looked for).
 pub(super) fn mentions_notice(w: &[u8]) -> bool {
     static SEARCHER: std::sync::LazyLock<super::words::Searcher> =
-        std::sync::LazyLock::new(|| super::words::Searcher::new(STEMS));
+        std::sync::LazyLock::new(|| super::words::Searcher::new(super::words::NOTICE_STEMS));
     SEARCHER.any_in(w)
 }
-
-/// The notice words [`mentions_notice`] looks for.
-pub(super) const STEMS: &[&[u8]] = &[b"arn", b"eprecat", b"otice", b"unset", b"dvisor"];
 
 pub(super) fn is_notice_name(n: &str) -> bool {
     ["warn", "deprecat", "notice", "sunset", "advisor"]

@@ -55,13 +55,13 @@ pub(super) enum Set {
     RateLimitObject,
     /// A GraphQL answer's `"extensions"` ([`super::read_success`]).
     Extensions,
-    /// A budget's member names ([`super::members::BUDGET_WORDS`]).
+    /// A budget's member names ([`BUDGET_WORDS`], read by [`super::members`]).
     Budget,
-    /// The calls left ([`super::members::CALLS_LEFT_WORDS`]).
+    /// The calls left ([`CALLS_LEFT_WORDS`]).
     CallsLeft,
-    /// Stack Exchange's `"backoff"` ([`super::members::BACKOFF`]).
+    /// Stack Exchange's `"backoff"` ([`BACKOFF`]).
     Backoff,
-    /// Notice words ([`super::notices::STEMS`]).
+    /// Notice words ([`NOTICE_STEMS`], read by [`super::notices`]).
     Notice,
 }
 
@@ -72,11 +72,57 @@ const SETS: [(Set, &[&[u8]]); 8] = [
     (Set::RateLimit, &[b"\"rateLimit\""]),
     (Set::RateLimitObject, &[b"\"rate_limit\""]),
     (Set::Extensions, &[b"\"extensions\""]),
-    (Set::Budget, super::members::BUDGET_WORDS),
-    (Set::CallsLeft, super::members::CALLS_LEFT_WORDS),
-    (Set::Backoff, super::members::BACKOFF),
-    (Set::Notice, super::notices::STEMS),
+    (Set::Budget, BUDGET_WORDS),
+    (Set::CallsLeft, CALLS_LEFT_WORDS),
+    (Set::Backoff, BACKOFF),
+    (Set::Notice, NOTICE_STEMS),
 ];
+
+// The words of the sets the member and notice readers ask about live here rather than
+// beside those readers, which ask this module which sets a window holds: so the search
+// depends on no reader and each reader only on the search.
+
+/// Substrings one of which a budget's member name holds, in either case.
+const BUDGET_WORDS: &[&[u8]] = &[
+    b"quota",
+    b"Quota",
+    b"atelimit",
+    b"ateLimit",
+    b"ate_limit",
+    b"\"rate\"",
+    b"redits",
+    b"piUsage",
+    b"pi_usage",
+    b"equestUsage",
+    b"equest_usage",
+    b"_calls\"",
+    b"Calls\"",
+    b"_requests\"",
+    b"Requests\"",
+];
+
+/// Substrings one of which a member naming the calls left holds.
+const CALLS_LEFT_WORDS: &[&[u8]] = &[
+    b"emaining_requests",
+    b"emainingRequests",
+    b"equests_remaining",
+    b"equestsRemaining",
+    b"equests_left",
+    b"equestsLeft",
+    b"emaining_calls",
+    b"emainingCalls",
+    b"alls_remaining",
+    b"allsRemaining",
+    b"alls_left",
+    b"allsLeft",
+];
+
+/// The member a wait is asked for in.
+const BACKOFF: &[&[u8]] = &[b"\"backoff\""];
+
+/// The notice words [`super::notices::mentions_notice`] looks for. The stems leave out
+/// their first letter, so one exact search finds `warning` and `Warnings`.
+pub(super) const NOTICE_STEMS: &[&[u8]] = &[b"arn", b"eprecat", b"otice", b"unset", b"dvisor"];
 
 /// Which sets of words occur in one window.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

@@ -59,37 +59,10 @@ pub(super) fn read(text: &str, now: DateTime<Utc>, out: &mut Walked) {
     }
 }
 
-/// The elements of an XML text, at most `max_tags` tags read: each opening tag's local
-/// name (its namespace prefix dropped) and its text up to the next tag, trimmed.
-pub(crate) fn elements(text: &str, max_tags: usize) -> impl Iterator<Item = (&str, &str)> {
-    let mut rest = text;
-    let mut tags = 0;
-    std::iter::from_fn(move || {
-        while tags < max_tags {
-            tags += 1;
-            let open = rest.find('<')?;
-            let after = &rest[open + 1..];
-            let close = after.find('>')?;
-            let tag = &after[..close];
-            rest = &after[close + 1..];
-            // Closing tags, declarations, comments and empty elements hold no text.
-            if tag.starts_with(['/', '?', '!']) || tag.ends_with('/') {
-                continue;
-            }
-            let name = tag.split_whitespace().next().unwrap_or_default();
-            let local = name.rsplit(':').next().unwrap_or(name);
-            let end = rest.find('<').unwrap_or(rest.len());
-            return Some((local, rest[..end].trim()));
-        }
-        None
-    })
-}
-
-/// The opening tags of an XML text, at most `max_tags` tags read, empty elements
-/// (`<err code="98" msg="Invalid auth token" />`) included: each one's local name, the
-/// attributes written in it ([`attributes`] reads them) and its text up to the next tag,
-/// trimmed.
-pub(crate) fn start_tags(text: &str, max_tags: usize) -> impl Iterator<Item = (&str, &str, &str)> {
+/// The tags of an XML text that open an element, at most `max_tags` tags read (closing
+/// tags, declarations and comments counted but skipped): each one as written between `<`
+/// and `>`, and its text up to the next tag, trimmed.
+fn opening_tags(text: &str, max_tags: usize) -> impl Iterator<Item = (&str, &str)> {
     let mut rest = text;
     let mut tags = 0;
     std::iter::from_fn(move || {
@@ -103,13 +76,34 @@ pub(crate) fn start_tags(text: &str, max_tags: usize) -> impl Iterator<Item = (&
             if tag.starts_with(['/', '?', '!']) {
                 continue;
             }
-            let tag = tag.strip_suffix('/').unwrap_or(tag);
-            let (name, attrs) = tag.split_once(char::is_whitespace).unwrap_or((tag, ""));
-            let local = name.rsplit(':').next().unwrap_or(name);
             let end = rest.find('<').unwrap_or(rest.len());
-            return Some((local, attrs, rest[..end].trim()));
+            return Some((tag, rest[..end].trim()));
         }
         None
+    })
+}
+
+/// The elements of an XML text, at most `max_tags` tags read: each opening tag's local
+/// name (its namespace prefix dropped) and its text up to the next tag, trimmed. Empty
+/// elements hold no text and are skipped.
+pub(crate) fn elements(text: &str, max_tags: usize) -> impl Iterator<Item = (&str, &str)> {
+    opening_tags(text, max_tags)
+        .filter(|(tag, _)| !tag.ends_with('/'))
+        .map(|(tag, text)| {
+            let name = tag.split_whitespace().next().unwrap_or_default();
+            (name.rsplit(':').next().unwrap_or(name), text)
+        })
+}
+
+/// The opening tags of an XML text, at most `max_tags` tags read, empty elements
+/// (`<err code="98" msg="Invalid auth token" />`) included: each one's local name, the
+/// attributes written in it ([`attributes`] reads them) and its text up to the next tag,
+/// trimmed.
+pub(crate) fn start_tags(text: &str, max_tags: usize) -> impl Iterator<Item = (&str, &str, &str)> {
+    opening_tags(text, max_tags).map(|(tag, text)| {
+        let tag = tag.strip_suffix('/').unwrap_or(tag);
+        let (name, attrs) = tag.split_once(char::is_whitespace).unwrap_or((tag, ""));
+        (name.rsplit(':').next().unwrap_or(name), attrs, text)
     })
 }
 
