@@ -397,4 +397,4 @@ fn written_as_its_object(change: &Change, body: &Value, visits: &mut usize) -> b
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -16,7 +16,7 @@ fn learned_note() -> ResponseContract {
 }
 
 /// Whether each body is reported, judged in order as the gateway judges them.
-fn reported(c: &ResponseContract, bodies: &[&Value]) -> Vec<bool> {
+pub(crate) fn reported(c: &ResponseContract, bodies: &[&Value]) -> Vec<bool> {
     let mut absences = Absences::default();
     bodies
         .iter()

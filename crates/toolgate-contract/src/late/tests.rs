@@ -1,5 +1,6 @@
 use super::*;
-use crate::{Absences, ResponseContract};
+use crate::ResponseContract;
+use crate::absence::tests::reported;
 use serde_json::json;
 
 /// A contract learned from twenty responses whose `results` list was empty in all, and
@@ -26,21 +27,6 @@ fn page(i: u64) -> Value {
 /// Learns from `n` later pages; the last schema written, if any was.
 fn learn_later(late: &mut LateLearning, n: u64) -> Option<Value> {
     (0..n).filter_map(|i| late.observe(&page(i))).last()
-}
-
-/// Whether each body is reported as the gateway judges it.
-fn reported(c: &ResponseContract, bodies: &[&Value]) -> Vec<bool> {
-    let mut absences = Absences::default();
-    bodies
-        .iter()
-        .map(|body| match c.check(body) {
-            Ok(()) => {
-                absences.matched(body);
-                false
-            }
-            Err(drift) => absences.judge(drift, body).is_some(),
-        })
-        .collect()
 }
 
 #[test]

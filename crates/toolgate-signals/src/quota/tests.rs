@@ -166,27 +166,15 @@ fn wait_keeps_the_longest() {
 /// `X-Quota-PerDay-*`); a word that only starts with `per` names none.
 #[test]
 fn a_period_with_per_glued_before_it_has_that_window() {
-    let mut c = Collector::default();
-    for policy in [
-        "perminute",
-        "perday",
-        "perhour",
-        "period",
-        "persecond",
-        "per",
-    ] {
-        c.quota(Quota {
-            remaining: Some(5),
-            ..Quota::new(policy)
-        });
-    }
-    let windows: Vec<(&str, Option<u64>)> = c
-        .quotas
-        .iter()
-        .map(|q| (q.policy.as_str(), q.window.map(|w| w.as_secs())))
-        .collect();
     assert_eq!(
-        windows,
+        windows_of(&[
+            "perminute",
+            "perday",
+            "perhour",
+            "period",
+            "persecond",
+            "per",
+        ]),
         [
             ("perminute", Some(60)),
             ("perday", Some(86_400)),
@@ -205,20 +193,8 @@ fn a_period_with_per_glued_before_it_has_that_window() {
 /// seconds names none.
 #[test]
 fn a_policy_named_by_a_number_of_seconds_has_that_window() {
-    let mut c = Collector::default();
-    for policy in ["60", "3600", "60-openai", "0", "v2", "tier-2", "12345678"] {
-        c.quota(Quota {
-            remaining: Some(5),
-            ..Quota::new(policy)
-        });
-    }
-    let windows: Vec<(&str, Option<u64>)> = c
-        .quotas
-        .iter()
-        .map(|q| (q.policy.as_str(), q.window.map(|w| w.as_secs())))
-        .collect();
     assert_eq!(
-        windows,
+        windows_of(&["60", "3600", "60-openai", "0", "v2", "tier-2", "12345678"]),
         [
             ("60", Some(60)),
             ("3600", Some(3600)),
@@ -229,4 +205,24 @@ fn a_policy_named_by_a_number_of_seconds_has_that_window() {
             ("12345678", None),
         ]
     );
+}
+
+/// Each policy's window in seconds, as a budget of calls left counted under it gets one.
+fn windows_of<'a>(policies: &[&'a str]) -> Vec<(&'a str, Option<u64>)> {
+    let mut c = Collector::default();
+    for policy in policies {
+        c.quota(Quota {
+            remaining: Some(5),
+            ..Quota::new(*policy)
+        });
+    }
+    assert_eq!(c.quotas.len(), policies.len(), "one budget a policy");
+    policies
+        .iter()
+        .zip(&c.quotas)
+        .map(|(p, q)| {
+            assert_eq!(q.policy, *p, "budgets kept in the order counted");
+            (*p, q.window.map(|w| w.as_secs()))
+        })
+        .collect()
 }

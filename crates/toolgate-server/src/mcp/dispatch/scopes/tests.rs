@@ -4,15 +4,33 @@ use super::super::Server;
 use crate::mcp::jsonrpc;
 use crate::mcp::outbound::Outbound;
 
+/// A fresh folder for a test gateway's state.
+fn state_dir() -> std::path::PathBuf {
+    std::env::temp_dir().join(format!(
+        "toolgate-scopes-{}-{}",
+        std::process::id(),
+        rand::random::<u64>()
+    ))
+}
+
+/// The server of the config `yaml`, its state opened.
+fn server_of(yaml: &str) -> Server {
+    let config = toolgate_config::parse(
+        std::path::Path::new("t.yaml"),
+        yaml,
+        std::path::Path::new("."),
+        &|_| None,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let store = toolgate_store::Store::open(&config.gateway.state).expect("store");
+    Server::new(toolgate_engine::gateway::Gateway::new(config, store).unwrap())
+}
+
 /// A gateway with `gateway.auth`, an open tool `open` and a tool `pay` that needs
 /// `payments:write`; its upstream is a closed port, so a call that got through would
 /// fail as unreachable rather than as refused.
 fn server() -> Server {
-    let dir = std::env::temp_dir().join(format!(
-        "toolgate-scopes-{}-{}",
-        std::process::id(),
-        rand::random::<u64>()
-    ));
+    let dir = state_dir();
     let tool = |name: &str, scopes: &str| {
         format!(
             "  {name}:\n    dependency: api\n    owner: a@example.com\n    request: {{ path: /x }}\n    contract: {{ version: \"1.0\", response_schema: {{ type: object }} }}\n{scopes}"
@@ -24,15 +42,7 @@ fn server() -> Server {
         tool("open", ""),
         tool("pay", "    scopes: [payments:write]\n"),
     );
-    let config = toolgate_config::parse(
-        std::path::Path::new("t.yaml"),
-        &yaml,
-        std::path::Path::new("."),
-        &|_| None,
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
-    let store = toolgate_store::Store::open(&config.gateway.state).expect("store");
-    Server::new(toolgate_engine::gateway::Gateway::new(config, store).unwrap())
+    server_of(&yaml)
 }
 
 fn granted(scope: &str) -> toolgate_auth::Granted {
@@ -111,24 +121,12 @@ async fn the_refusal_names_the_scopes_of_mcp_and_of_the_tool_and_only_when_one_i
 /// A gateway fronting MCP server `kb`, whose resources need `kb:read`; the server is
 /// at a closed port, and nothing here reaches it.
 fn fronting_server() -> Server {
-    let dir = std::env::temp_dir().join(format!(
-        "toolgate-scopes-{}-{}",
-        std::process::id(),
-        rand::random::<u64>()
-    ));
+    let dir = state_dir();
     let yaml = format!(
         "gateway:\n  state: {}\n  auth:\n    resource: https://tools.example.com/mcp\n    issuers: [{{ issuer: https://login.example.com }}]\nmcp_servers:\n  kb:\n    url: http://127.0.0.1:9/mcp\n    owner: kb@example.com\n    lock: does-not-exist.lock.json\n    scopes: [kb:read]\n",
         dir.join("s.db").display(),
     );
-    let config = toolgate_config::parse(
-        std::path::Path::new("t.yaml"),
-        &yaml,
-        std::path::Path::new("."),
-        &|_| None,
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
-    let store = toolgate_store::Store::open(&config.gateway.state).expect("store");
-    Server::new(toolgate_engine::gateway::Gateway::new(config, store).unwrap())
+    server_of(&yaml)
 }
 
 async fn ping(s: &Server, outbound: &Outbound) {
