@@ -358,6 +358,10 @@ pub fn read_success(body: &[u8], now: DateTime<Utc>) -> Option<BodySignals> {
     .then_some(out)
 }
 
+/// The shortest stated wait an account's allowance may come back in: a throttle's
+/// header wait shorter than this makes the body's spent budget a window that passes.
+const ACCOUNT_WAIT_FLOOR: std::time::Duration = std::time::Duration::from_secs(60);
+
 impl crate::Signals {
     /// Folds what an error body said into the header signals of the same response: the
     /// longer wait wins (still at most [`MAX_WAIT`]), either `rate_limited` counts, and
@@ -379,6 +383,16 @@ impl crate::Signals {
         // A challenge's `error` names the fix more precisely than a body's words,
         // except an account that must change: no credential mends that.
         self.recovery = match (self.recovery, b.recovery) {
+            // A budget the words call spent, in a reply whose headers state a throttle's
+            // short wait ("Out of resource quota." beside `Retry-After: 20`): the wait is
+            // what the upstream measured, so the budget is a window that passes, not
+            // the account's to renew.
+            (header, Some(crate::recovery::Recovery::Account))
+                if self.rate_limited
+                    && self.retry_after.is_some_and(|w| w < ACCOUNT_WAIT_FLOOR) =>
+            {
+                header
+            }
             (_, Some(crate::recovery::Recovery::Account)) => b.recovery,
             (header, body) => header.or(body),
         };

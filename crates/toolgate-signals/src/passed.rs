@@ -207,6 +207,9 @@ pub(crate) fn says_limit_passed(text: &str) -> bool {
         is(i, &["requests", "calls", "queries"])
             && is(i + 1, &["exceeded", "exceeds", "exceed", "exhausted"])
     });
+    if times_in_a_window(&w) {
+        return true;
+    }
     // What is counted may stand between the two without moving them apart: "exceeded
     // concurrent request limit" (NetSuite's `ExceededConcurrentRequestLimitFault`) is
     // "exceeded limit".
@@ -254,6 +257,35 @@ pub(crate) fn says_limit_passed(text: &str) -> bool {
             || (is(i, &["insufficient"]) && is(i + 1, &BUDGET))
     });
     too_frequent || frequency_limit || counted_limited || count_passed || near || spent
+}
+
+/// Words that say a count of times is the most allowed.
+const AT_MOST: [&str; 7] = [
+    "only", "maximum", "max", "upto", "allowed", "limit", "limited",
+];
+/// The windows a count of times may be said in.
+const WINDOW_WORDS: [&str; 12] = [
+    "second", "seconds", "sec", "secs", "minute", "minutes", "min", "mins", "hour", "hours", "day",
+    "days",
+];
+
+/// A count of times allowed in a window of time: "You may only perform this action upto
+/// maximum 180 number of times within 3600 seconds" (OCR.space's 403), "at most 10
+/// times per minute". A number of times in a window is a rate, whatever the action; the
+/// words of a maximum keep out texts that only report how often something happened
+/// ("failed 3 times within 30 seconds").
+fn times_in_a_window(w: &[String]) -> bool {
+    let is = |i: usize, set: &[&str]| w.get(i).is_some_and(|x| set.contains(&x.as_str()));
+    let number = |i: usize| {
+        w.get(i)
+            .is_some_and(|x| x.bytes().all(|b| b.is_ascii_digit()))
+    };
+    let window_after = |i: usize| {
+        is(i, &["within", "per", "in", "every", "a", "an"])
+            && (is(i + 1, &WINDOW_WORDS) || (number(i + 1) && is(i + 2, &WINDOW_WORDS)))
+    };
+    (0..w.len()).any(|i| is(i, &["times"]) && (i + 1..=i + 2).any(window_after))
+        && w.iter().any(|x| AT_MOST.contains(&x.as_str()))
 }
 
 /// Words a limit of calls may be named by in a sentence that says what it limits.
@@ -312,6 +344,23 @@ mod tests {
             "limit exceeded, maximum 100 calls per minute",
         ] {
             assert!(says_limit_passed(t), "{t}");
+        }
+    }
+
+    #[test]
+    fn a_most_allowed_count_of_times_in_a_window_is_a_rate_passed() {
+        for t in [
+            "You may only perform this action upto maximum 180 number of times within 3600 seconds",
+            "This action is allowed at most 10 times per minute",
+        ] {
+            assert!(says_limit_passed(t), "{t}");
+        }
+        // How often something happened is no limit.
+        for t in [
+            "The upstream failed 3 times within 30 seconds",
+            "Retried 5 times in a minute",
+        ] {
+            assert!(!says_limit_passed(t), "{t}");
         }
     }
 

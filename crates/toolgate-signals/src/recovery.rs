@@ -317,6 +317,9 @@ fn names_a_message(key: &str) -> bool {
         || key.strip_suffix("desc").is_some_and(|head| head.len() >= 2)
         // Portuguese `mensagem`, Spanish `mensaje`, German `meldung`, … .
         || crate::walk::MESSAGE_NAMES.contains(&key)
+        // apilayer's APIs put the sentence under `info` beside a numeric code and a type
+        // ("Your monthly usage limit has been reached. Please upgrade …").
+        || key == "info"
 }
 
 /// The message of an OData error in its verbose JSON form (OData v2 and v3, as SAP

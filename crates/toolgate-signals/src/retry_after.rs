@@ -4,7 +4,8 @@
 //! - RFC 9110 §10.2.3: `Retry-After = HTTP-date / delay-seconds`; HTTP-date in all three
 //!   forms of §5.6.7 (IMF-fixdate, obsolete RFC 850, asctime), plus the near misses
 //!   [`crate::reset::http_date`] accepts (`UTC` for `GMT`, no day name). Decimals such as `1.5`
-//!   (Shopify documents `Retry-After: 2.0`, Discord sends fractional seconds) are tolerated.
+//!   (Shopify documents `Retry-After: 2.0`, Discord sends fractional seconds) are tolerated,
+//!   and so is a delay written with its unit (`30s`, `1500ms`, `PT30S`).
 //! - `retry-after-ms` and `x-ms-retry-after-ms`: Azure SDK guidelines
 //!   (<https://azure.github.io/azure-sdk/general_azurecore.html#retry-policy>), also sent by
 //!   OpenAI-compatible servers.
@@ -60,7 +61,17 @@ pub fn parse(value: &[u8], now: DateTime<Utc>) -> Option<Duration> {
     // sends `Retry-After: 2026-12-04T09:00:00Z` when a daily limit is used up, and a
     // wait the server stated in a form we refuse would be replaced by a guess.
     num::decimal_seconds(v, MAX_WAIT)
+        .or_else(|| length_with_unit(v))
         .or_else(|| reset::parse_timestamp(v, now).map(|t| reset::until(t, now, MAX_WAIT)))
+}
+
+/// A delay written with its unit, as servers send it though RFC 9110 allows only
+/// seconds: a Go duration (`30s`, `1500ms`, `1m30s`; the Câmara dos Deputados' API
+/// sent `Retry-After: 30s`) or an ISO 8601 duration (`PT30S`). Dropping the unit would
+/// drop the wait the server stated, and reading `1500ms` as seconds would be 25
+/// minutes. A date never parses as either: both need a unit right after each number.
+fn length_with_unit(v: &str) -> Option<Duration> {
+    num::go_duration(v, MAX_WAIT).or_else(|| reset::iso_duration(v).map(|d| d.min(MAX_WAIT)))
 }
 
 /// Parses a millisecond wait (`retry-after-ms`, `x-ms-retry-after-ms`,

@@ -297,6 +297,7 @@ fn parse_name(name: &str) -> Option<Name> {
     let Some((at, span)) = rate_limit_word(&tokens) else {
         return part_then_limit(&tokens)
             .or_else(|| count_of_requests(&tokens))
+            .or_else(|| credit_budget(&tokens))
             .or_else(|| family_by_shape(&tokens))
             .or_else(|| concurrency(&tokens));
     };
@@ -310,7 +311,8 @@ fn parse_name(name: &str) -> Option<Name> {
     // `X-App-Rate-Limit`, `X-RateLimit`: the word itself names the limit. So does a
     // `quota` ending the name (Brandfetch's `x-api-key-quota: 100`, the month's quota of
     // the key, whose use `x-api-key-approximate-usage` counts: [`used_by_shape`]).
-    let quota_word = matches!(tokens[at], "quota" | "quotas");
+    // A quota glued to what it counts (`x-apiquota-remaining`) is that quota too.
+    let quota_word = tokens[at].ends_with("quota") || tokens[at].ends_with("quotas");
     // Only under a stem of its own, and one naming no stored thing: `X-Storage-Quota`
     // and `X-Mailbox-Quota` are sizes, and a lone `X-Quota` says not of what.
     let bare_quota = after.is_empty()
@@ -522,6 +524,42 @@ fn count_of_requests(tokens: &[&str]) -> Option<Name> {
         by_shape_alone: false,
         needs_named_limit: false,
     })
+}
+
+/// A budget counted in what each call spends rather than in calls: credits, points or
+/// units (`X-Scrapfly-Remaining-Api-Credit`, `x-remaining-credits` beside
+/// `x-credits-consumed`, `X-API-Credits-Left`). The noun names the policy, so the budget
+/// stays apart from a rate limit beside it; a count part anywhere in the name says
+/// which count it is. What one call cost (`Spb-Cost`, `Ant-Credits-Cost`) has no part
+/// and says nothing of what is left.
+fn credit_budget(tokens: &[&str]) -> Option<Name> {
+    let noun = tokens.iter().position(|t| is_spent_unit(t))?;
+    let mut part = None;
+    let mut family = Vec::new();
+    for (i, t) in tokens.iter().enumerate() {
+        match part_of(t) {
+            Some(p @ (Part::Limit | Part::Remaining | Part::Used)) if part.is_none() => {
+                part = Some(p);
+            }
+            // A time part (`-credits-reset`) belongs to a family a rate-limit word names.
+            Some(_) => return None,
+            None if i != noun && *t != "x" => family.push(*t),
+            None => {}
+        }
+    }
+    Some(Name {
+        family: family.join("-"),
+        policy: tokens[noun].trim_end_matches('s').to_owned(),
+        part: part?,
+        unit: None,
+        by_shape_alone: false,
+        needs_named_limit: false,
+    })
+}
+
+/// What a budget counts when a call spends more than one of it.
+fn is_spent_unit(t: &str) -> bool {
+    matches!(t, "credit" | "credits" | "points" | "units")
 }
 
 /// What the tokens after the rate-limit word say: the part, a time's unit, and the

@@ -1166,3 +1166,27 @@ fn a_success_flag_spelled_with_is_false_is_an_error_envelope_read_for_its_errors
 }
 
 mod not_json;
+
+#[test]
+fn a_budget_called_spent_beside_a_short_header_wait_is_a_window_that_passes() {
+    let refusal = br#"{"status":429,"code":"QUOTA_EXCEEDED","message":"Out of resource quota."}"#;
+    let read_with = |fields: &[(&str, &[u8])]| {
+        let mut s = crate::read(
+            429,
+            &crate::Headers::new(fields),
+            now(),
+            crate::Flavour::Auto,
+        );
+        s.absorb_body(read(429, refusal, now()));
+        s.recovery
+    };
+    // No wait stated: the account's budget.
+    assert_eq!(read_with(&[]), Some(crate::recovery::Recovery::Account));
+    // A throttle's short wait: the words' budget comes back with it.
+    assert_eq!(read_with(&[("Retry-After", b"20")]), None);
+    // A wait as long as a day's renewal leaves the account's reading.
+    assert_eq!(
+        read_with(&[("Retry-After", b"43200")]),
+        Some(crate::recovery::Recovery::Account)
+    );
+}

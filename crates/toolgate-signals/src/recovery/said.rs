@@ -15,9 +15,9 @@ use crate::passed::{says_limit_passed, words};
 /// The periods whose allowance, once spent, does not come back by waiting seconds; in
 /// the plural too, as a gateway writes a period with its count ("the limit of 1000
 /// requests per 1 days").
-const PERIODS: [&str; 12] = [
+const PERIODS: [&str; 13] = [
     "daily", "day", "days", "today", "monthly", "month", "months", "yearly", "year", "years",
-    "annual", "cycle",
+    "annual", "cycle", "billing",
 ];
 /// Windows a throttle counts in: a text naming one, or telling to wait, is about a
 /// wait, even when it also sells a bigger plan ("exceeded the maximum requests per
@@ -26,6 +26,8 @@ const SHORT_WINDOWS: [&str; 12] = [
     "second", "seconds", "sec", "minute", "minutes", "min", "hour", "hours", "hourly", "rpm",
     "rps", "qps",
 ];
+/// Words of requests in flight at once, which a throttle counts.
+const IN_FLIGHT: [&str; 4] = ["concurrent", "concurrency", "simultaneous", "parallel"];
 /// Who an account state is about.
 const HOLDERS: [&str; 5] = [
     "account",
@@ -309,6 +311,9 @@ impl Words<'_> {
     fn says_to_wait(&self) -> bool {
         self.any_of(&["wait", "waiting"])
             || self.any_of(&SHORT_WINDOWS)
+            // Requests in flight: one finishing frees the slot, whatever plan is sold
+            // beside it ("too many concurrent requests … upgrade your plan").
+            || self.any_of(&IN_FLIGHT)
             || self.phrase(&["try", "again", "in"])
             || self.phrase(&["retry", "in"])
             || self.phrase(&["retry", "after"])
@@ -382,6 +387,9 @@ fn account(w: &Words<'_>) -> bool {
         || w.near(&["quota", "quotas"], &["increase"], 2);
     credits
         || code
+        || owner_set_limit(w)
+        || quota_spent_alone(w)
+        || bandwidth_spent(w)
         || problem
         || plan
         || state
@@ -401,7 +409,41 @@ fn account(w: &Words<'_>) -> bool {
 /// A trial the account runs on ended: "The trial period for the server is over. Please
 /// upgrade", "Your trial has expired". Only its owner buying a plan lets calls through.
 fn trial_ended(w: &Words<'_>) -> bool {
-    w.near(&["trial"], &["over", "ended", "expired"], 8)
+    // "has exhausted its free trial quota": the trial's allowance spent ends it too.
+    w.near(&["trial"], &["over", "ended", "expired", "exhausted"], 8)
+}
+
+/// A limit the owner set on the account, reached: "reached the set inference limit for
+/// the model, and the model service has been paused". Only the owner raises it, as a
+/// spending cap ([`account`]'s `cap`).
+fn owner_set_limit(w: &Words<'_>) -> bool {
+    (0..w.w.len()).any(|i| {
+        w.w[i] == "set"
+            && w.w[i + 1..w.w.len().min(i + 3)]
+                .iter()
+                .any(|x| matches!(x.as_str(), "limit" | "cap" | "quota"))
+    }) && w.any_of(&["reached", "exceeded", "hit"])
+        && !w.any_of(&["not", "never", "hasn", "haven", "isn", "wasn"])
+}
+
+/// A budget refused with nothing else said: "Out of quota", "Out of resource quota." —
+/// no period, no wait, no renewal. A throttle says when it passes (a wait, a window, a
+/// reset, "Quota will be replenished in …" after it); a budget that states none is the
+/// account's to renew or raise.
+fn quota_spent_alone(w: &Words<'_>) -> bool {
+    let n = w.w.len();
+    (3..=5).contains(&n)
+        && w.w[0] == "out"
+        && w.w[1] == "of"
+        && matches!(w.w[n - 1].as_str(), "quota" | "credits" | "units")
+}
+
+/// A site's plan passed, as a hosting page tells it: "due to the site owner reaching
+/// his/her bandwidth limit" (cPanel's 509 Bandwidth Limit Exceeded). A month's transfer
+/// comes back with the billing cycle or a bigger plan, not in seconds.
+fn bandwidth_spent(w: &Words<'_>) -> bool {
+    w.near(&["bandwidth"], &["limit", "limits"], 1)
+        && w.any_of(&["exceeded", "reached", "reaching", "exhausted"])
 }
 
 /// What the account holds, spent or full, that no wait refills: its storage ("The storage
@@ -636,8 +678,10 @@ fn period_spent(w: &Words<'_>) -> bool {
     // "Rate Limited Day" (LocationIQ's per-day refusal) names its period the way "Rate
     // Limited Minute" names a throttle's window.
     let passed = says_limit_passed(w.text)
-        || (w.any_of(&["limit", "limits", "quota", "allowance"])
-            && w.any_of(&["reached", "exceeded", "exceeds", "exhausted", "used"]))
+        // A free allocation or a cap spent the same way: "used up your daily free
+        // allocation of 10,000 neurons", "monthly consumption cap … reached".
+        || (w.any_of(&["limit", "limits", "quota", "allowance", "allocation", "cap"])
+            && w.any_of(&["reached", "reach", "exceeded", "exceeds", "exhausted", "used"]))
         || w.phrase(&["rate", "limited"]);
     // "have run out" ends the sentence, or runs out *of* a budget: a job that ran out of
     // memory on a daily run is no allowance.

@@ -227,3 +227,16 @@ fn a_throttles_expires_is_its_wait() {
     ];
     assert_eq!(read(429, &stated), Some(Duration::from_secs(5)));
 }
+
+#[test]
+fn a_delay_written_with_its_unit_is_that_long() {
+    let p = |v: &str| parse(v.as_bytes(), now());
+    assert_eq!(p("30s"), Some(Duration::from_secs(30)));
+    assert_eq!(p("1500ms"), Some(Duration::from_millis(1500)));
+    assert_eq!(p("1m30s"), Some(Duration::from_secs(90)));
+    assert_eq!(p("PT30S"), Some(Duration::from_secs(30)));
+    assert_eq!(p("PT1M30S"), Some(Duration::from_secs(90)));
+    // Capped as any other wait, and a unit nobody writes is still refused.
+    assert_eq!(p("100h"), Some(MAX_WAIT));
+    assert_eq!(p("30 parsecs"), None);
+}

@@ -715,3 +715,49 @@ fn a_period_leading_the_name_names_the_budget_and_its_window() {
     assert_eq!(minute.remaining, Some(170));
     assert_eq!(minute.window, Some(Duration::from_secs(60)));
 }
+
+#[test]
+fn a_budget_counted_in_credits_is_read_apart_from_the_rate_limit_beside_it() {
+    let now = DateTime::from_timestamp(1_748_779_200, 0).unwrap();
+    let read = |fields: &[(&str, &[u8])]| {
+        crate::read(200, &Headers::new(fields), now, crate::Flavour::Auto).quota
+    };
+    let q = read(&[
+        ("X-Scrapfly-Api-Cost", b"25"),
+        ("X-Scrapfly-Remaining-Api-Credit", b"3"),
+    ]);
+    assert_eq!(q.len(), 1);
+    assert_eq!(q[0].remaining, Some(3));
+    assert_eq!(q[0].policy, "credit");
+    // A remaining and a consumed count of one budget meet; a rate limit stays apart.
+    let q = read(&[
+        ("x-remaining-credits", b"0"),
+        ("x-credits-consumed", b"1"),
+        ("X-RateLimit-Limit", b"60"),
+        ("X-RateLimit-Remaining", b"59"),
+    ]);
+    let credits = q.iter().find(|q| q.policy == "credit").unwrap();
+    assert_eq!(credits.remaining, Some(0));
+    assert!(q.iter().any(|q| q.remaining == Some(59)));
+    // What one call cost is no budget left.
+    assert!(read(&[("Spb-Cost", b"25")]).is_empty());
+    assert!(read(&[("Ant-Credits-Cost", b"10")]).is_empty());
+}
+
+#[test]
+fn a_quota_glued_to_what_it_counts_is_a_budget_apart_from_the_rate_limit() {
+    let now = DateTime::from_timestamp(1_748_779_200, 0).unwrap();
+    let fields: [(&str, &[u8]); 4] = [
+        ("x-apiquota-remaining", b"4"),
+        ("x-apiquota-reset", b"2025-06-02T00:00:00Z"),
+        ("x-ratelimit-limit", b"60"),
+        ("x-ratelimit-remaining", b"59"),
+    ];
+    let q = crate::read(200, &Headers::new(&fields), now, crate::Flavour::Auto).quota;
+    let daily = q.iter().find(|q| q.remaining == Some(4)).unwrap();
+    assert_eq!(daily.reset_after, Some(Duration::from_secs(43_200)));
+    assert!(
+        q.iter()
+            .any(|q| q.remaining == Some(59) && q.limit == Some(60))
+    );
+}
