@@ -30,7 +30,17 @@ const NEGATIONS: [&str; 9] = [
 /// one ("limit of 150").
 fn is_said_between(word: &str, next: Option<&str>) -> bool {
     let number = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
-    AUXILIARIES.contains(&word) || number(word) || (word == "of" && next.is_some_and(number))
+    AUXILIARIES.contains(&word)
+        || number(word)
+        || (word == "of" && next.is_some_and(number))
+        // The window a limit counts in ("Rate limit per minute exceeded"): `per`, then
+        // the period, which is dropped as the word before it is.
+        || (word == "per" && next.is_some_and(|n| WINDOW_WORDS.contains(&n)))
+}
+
+/// Whether `word` is the period of a `per` said between a limit and its passing.
+fn is_window_after_per(word: &str, before: Option<&str>) -> bool {
+    before == Some("per") && WINDOW_WORDS.contains(&word)
 }
 
 /// Words of a text examined.
@@ -223,7 +233,10 @@ pub(crate) fn says_limit_passed(text: &str) -> bool {
     let w: Vec<String> = w
         .iter()
         .enumerate()
-        .filter(|(i, x)| !is_said_between(x, w.get(i + 1).map(String::as_str)))
+        .filter(|(i, x)| {
+            let before = i.checked_sub(1).and_then(|b| w.get(b)).map(String::as_str);
+            !is_said_between(x, w.get(i + 1).map(String::as_str)) && !is_window_after_per(x, before)
+        })
         .map(|(_, x)| x.clone())
         .collect();
     let is = |i: usize, set: &[&str]| w.get(i).is_some_and(|x| set.contains(&x.as_str()));
@@ -345,6 +358,17 @@ mod tests {
         ] {
             assert!(says_limit_passed(t), "{t}");
         }
+    }
+
+    #[test]
+    fn the_window_a_limit_counts_in_may_stand_before_its_passing() {
+        for t in [
+            "Rate limit per minute exceeded. Please, contact support.",
+            "Quota per day has been reached",
+        ] {
+            assert!(says_limit_passed(t), "{t}");
+        }
+        assert!(!says_limit_passed("Rate limit per minute is 60"));
     }
 
     #[test]

@@ -20,8 +20,11 @@
 pub(super) const WINDOW: usize = 256;
 
 /// Top-level member names whose non-empty value is an error.
-const ERROR_KEYS: [&str; 9] = [
+const ERROR_KEYS: [&str; 10] = [
     "errors",
+    // `{"Code": "InsufficientRetrievalResUnits", "ErrorMessage": "…"}`: a message named
+    // an error's is one whenever it says something.
+    "errormessage",
     "error",
     "error_code",
     "errorcode",

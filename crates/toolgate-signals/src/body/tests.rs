@@ -1190,3 +1190,15 @@ fn a_budget_called_spent_beside_a_short_header_wait_is_a_window_that_passes() {
         Some(crate::recovery::Recovery::Account)
     );
 }
+
+#[test]
+fn a_top_level_error_message_that_says_something_makes_a_success_an_error_envelope() {
+    assert!(worth_reading(
+        200,
+        br#"{"Code":"InsufficientRetrievalResUnits","ErrorMessage":"Insufficient retrieval resource units available"}"#
+    ));
+    assert!(!worth_reading(
+        200,
+        br#"{"Code":"OK","ErrorMessage":"","Data":[]}"#
+    ));
+}

@@ -337,8 +337,10 @@ fn account(w: &Words<'_>) -> bool {
     // Credits spent: "Insufficient credits", "not have enough credits", "run out of
     // credits", "Your credit is insufficient". A card's credit is the customer's, and
     // "insufficient permissions to read credits" is about permissions.
+    // Units a call spends are credits by another name ("Insufficient retrieval resource
+    // units available"); units of stock are the goods'.
     let credits = w.near(
-        &["credit", "credits"],
+        &["credit", "credits", "units"],
         &[
             "insufficient",
             "enough",
@@ -350,7 +352,7 @@ fn account(w: &Words<'_>) -> bool {
             "zero",
         ],
         4,
-    ) && !w.any_of(&["card", "permission", "permissions"]);
+    ) && !w.any_of(&["card", "permission", "permissions", "stock", "inventory"]);
     // A paid budget's own code: OpenAI's `insufficient_quota`, `payment_required`.
     let code = w.phrase(&["insufficient", "quota"]) || w.phrase(&["payment", "required"]);
     // A plan without room: "upgrade your plan", "does not have an active plan", "the

@@ -64,3 +64,11 @@ fn a_sentence_under_info_beside_a_code_is_read() {
     let body = r#"{"success":false,"error":{"code":104,"type":"usage_limit_reached","info":"Your monthly usage limit has been reached. Please upgrade your Subscription Plan."}}"#;
     assert_eq!(said(body), Some(Recovery::Account));
 }
+
+#[test]
+fn units_a_call_spends_run_short_as_credits_do_but_units_of_stock_do_not() {
+    let body = r#"{"Code":"InsufficientRetrievalResUnits","ErrorMessage":"Insufficient retrieval resource units available to complete the request"}"#;
+    assert_eq!(said(body), Some(Recovery::Account));
+    let stock = r#"{"message":"Insufficient units in stock for item TS-001"}"#;
+    assert_ne!(said(stock), Some(Recovery::Account));
+}
