@@ -164,6 +164,7 @@ fn is_message_key(lower: &[u8]) -> bool {
 pub(super) fn is_error_envelope(body: &[u8]) -> bool {
     reports_error(&body[..body.len().min(WINDOW)], MAX_WRAPPERS)
         || only_words(body)
+        || error_line(body)
         || markup_reports_throttle(&body[..body.len().min(2 * WINDOW)])
         || markup_reports_failure(&body[..body.len().min(2 * WINDOW)])
         || xml_rpc_fault(&body[..body.len().min(2 * WINDOW)])
@@ -368,6 +369,31 @@ fn only_words(body: &[u8]) -> bool {
         && members
             .iter()
             .all(|(k, v)| v.is_string() && NOTICE_KEYS.iter().any(|n| k.eq_ignore_ascii_case(n)))
+}
+
+/// Whether the whole answer is one line of plain text naming itself an error and its
+/// code: "ERROR 132 :: API UNITS BALANCE IS ZERO", as APIs that answer in CSV or text
+/// send a failure with a 200. Only a short single line whose first word is `error`
+/// followed by a number or a colon counts: data that mentions an error says more.
+fn error_line(body: &[u8]) -> bool {
+    let text = skip_ws(body);
+    if text.len() > WINDOW || text.starts_with(b"{") || text.starts_with(b"<") {
+        return false;
+    }
+    let line = text.strip_suffix(b"\n").unwrap_or(text);
+    if line.contains(&b'\n') {
+        return false;
+    }
+    let Some(rest) = line
+        .get(..5)
+        .filter(|w| w.eq_ignore_ascii_case(b"error"))
+        .map(|_| &line[5..])
+    else {
+        return false;
+    };
+    let rest = skip_ws(rest);
+    rest.first()
+        .is_some_and(|b| b.is_ascii_digit() || *b == b':')
 }
 
 /// Whether the object `head` starts has a member that reports an error; `wrappers`: how

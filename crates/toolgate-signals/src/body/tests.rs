@@ -1202,3 +1202,16 @@ fn a_top_level_error_message_that_says_something_makes_a_success_an_error_envelo
         br#"{"Code":"OK","ErrorMessage":"","Data":[]}"#
     ));
 }
+
+#[test]
+fn one_line_of_text_naming_itself_an_error_and_its_code_is_an_error_envelope() {
+    assert!(worth_reading(
+        200,
+        b"ERROR 132 :: API UNITS BALANCE IS ZERO"
+    ));
+    assert!(worth_reading(200, b"Error: invalid key\n"));
+    // Data that mentions an error, and a report of errors over several lines, are data.
+    assert!(!worth_reading(200, b"Errors seen today: none"));
+    assert!(!worth_reading(200, b"error 1;row 1\nerror 2;row 2\n"));
+    assert!(!worth_reading(200, b"Keyword;Position\nerror 404 page;3\n"));
+}

@@ -391,6 +391,7 @@ fn account(w: &Words<'_>) -> bool {
         || code
         || owner_set_limit(w)
         || quota_spent_alone(w)
+        || w.phrase(&["total", "limit", "exceeded"])
         || bandwidth_spent(w)
         || problem
         || plan

@@ -72,3 +72,15 @@ fn units_a_call_spends_run_short_as_credits_do_but_units_of_stock_do_not() {
     let stock = r#"{"message":"Insufficient units in stock for item TS-001"}"#;
     assert_ne!(said(stock), Some(Recovery::Account));
 }
+
+#[test]
+fn a_total_limit_exceeded_is_the_accounts_but_a_total_per_window_is_a_wait() {
+    assert_eq!(
+        said("ERROR 134 :: TOTAL LIMIT EXCEEDED"),
+        Some(Recovery::Account)
+    );
+    assert_ne!(
+        said(r#"{"message":"Total limit exceeded: 100 requests per minute"}"#),
+        Some(Recovery::Account)
+    );
+}
