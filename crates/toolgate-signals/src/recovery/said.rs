@@ -391,7 +391,7 @@ fn account(w: &Words<'_>) -> bool {
         || code
         || owner_set_limit(w)
         || quota_spent_alone(w)
-        || w.phrase(&["total", "limit", "exceeded"])
+        || total_limit_passed(w)
         || bandwidth_spent(w)
         || problem
         || plan
@@ -439,6 +439,12 @@ fn quota_spent_alone(w: &Words<'_>) -> bool {
         && w.w[0] == "out"
         && w.w[1] == "of"
         && matches!(w.w[n - 1].as_str(), "quota" | "credits" | "units")
+}
+
+/// The account's whole allowance passed, with no window: "TOTAL LIMIT EXCEEDED". A
+/// total counted per window names it, and is ruled out before as a wait.
+fn total_limit_passed(w: &Words<'_>) -> bool {
+    w.phrase(&["total", "limit", "exceeded"])
 }
 
 /// A site's plan passed, as a hosting page tells it: "due to the site owner reaching
