@@ -48,6 +48,10 @@
 //!   see `status_page/feed.rs`.
 //! - Check-result series (Gatus endpoint statuses, Uptime Kuma heartbeats): the newest
 //!   result of each monitor, see `status_page/series.rs`.
+//! - Problems listed as raised (Netdata's `alarms`, Sonarr's severity-typed health
+//!   checks, Hazelcast's `clusterSafe` flag): at worst degraded, see
+//!   `status_page/raised.rs`. A node's or cluster's `*State` is read with a cluster's
+//!   words (`ACTIVE`, `PASSIVE`).
 //!
 //! - Monitor lists (UptimeRobot `getMonitors`, Pingdom `checks`, Better Stack and
 //!   StatusCake monitors, Microsoft Graph service health): read as components by their

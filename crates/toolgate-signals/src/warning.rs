@@ -22,7 +22,9 @@
 //! (Google's "Version v2.x of the … API is no longer supported", "has been retired"),
 //! which is deprecated too. A text about one field, parameter or argument of the request
 //! (`The query parameter 'page' is deprecated; use 'cursor'`) says nothing about the
-//! resource and stays a note.
+//! resource and stays a note. A notice written in another language is read for the
+//! same meanings by its own words (`warning/languages.rs`), and a coded warn-text (`300,
+//! Deprecation, <link>, <date>`, api-service-warnings' draft) by its title and date.
 
 use chrono::{DateTime, Utc};
 
