@@ -16,7 +16,8 @@
 //!   deprecated too;
 //! - a word for *switched off* or *removed* ([`ENDS`]) announces its end, dated by the
 //!   first date in the same sentence (`31.12.2025`, `30/06/2026`, `2026-01-31`,
-//!   `2025年12月31日`; day before month, as these languages write it). A date already
+//!   `2025年12月31日`, `31. Dezember 2025`; day before month, as these languages write
+//!   it). A date already
 //!   past says the end came.
 //!
 //! Whom the notice is about follows the English rule ([`super::what_it_says`]): a word
@@ -338,13 +339,118 @@ fn version_token(w: &str) -> bool {
 
 /// The first calendar date written in `s` with digits: year first (`2026-01-31`,
 /// `2025/12/31`, `2025年12月31日`, `2025년 12월 31일`) or day first (`31.12.2025`,
-/// `30/06/2026`, `01-12-2025`), the day starting at midnight UTC.
+/// `30/06/2026`, `01-12-2025`), or with its month's name in the sentence's language
+/// (`31. Dezember 2025`, `30 juin 2026`, `31 de diciembre de 2025`), the day starting at
+/// midnight UTC.
 fn first_date(s: &str) -> Option<DateTime<Utc>> {
     let chars: Vec<char> = s.chars().take(MAX_CHARS).collect();
     (0..chars.len())
         .filter(|&i| chars[i].is_ascii_digit() && (i == 0 || !chars[i - 1].is_ascii_digit()))
         .find_map(|i| date_at(&chars[i..]))
+        .or_else(|| named_month_date(s))
 }
+
+/// Months by name in these languages (lowercase), January first; each entry lists the
+/// names of one month.
+const MONTHS: [&[&str]; 12] = [
+    &[
+        "januar", "janvier", "enero", "janeiro", "gennaio", "januari", "stycznia", "ledna",
+    ],
+    &[
+        "februar",
+        "février",
+        "febrero",
+        "fevereiro",
+        "febbraio",
+        "februari",
+        "lutego",
+        "února",
+    ],
+    &["märz", "mars", "marzo", "março", "maart", "marca", "března"],
+    &["april", "avril", "abril", "aprile", "kwietnia", "dubna"],
+    &[
+        "mai", "mayo", "maio", "maggio", "mei", "maj", "maja", "května",
+    ],
+    &[
+        "juni", "juin", "junio", "junho", "giugno", "czerwca", "června",
+    ],
+    &[
+        "juli",
+        "juillet",
+        "julio",
+        "julho",
+        "luglio",
+        "lipca",
+        "července",
+    ],
+    &[
+        "august", "août", "agosto", "augusti", "augustus", "sierpnia", "srpna",
+    ],
+    &[
+        "september",
+        "septembre",
+        "septiembre",
+        "setembro",
+        "settembre",
+        "września",
+        "září",
+    ],
+    &[
+        "oktober",
+        "octobre",
+        "octubre",
+        "outubro",
+        "ottobre",
+        "października",
+        "října",
+    ],
+    &[
+        "november",
+        "novembre",
+        "noviembre",
+        "novembro",
+        "listopada",
+        "listopadu",
+    ],
+    &[
+        "dezember",
+        "décembre",
+        "diciembre",
+        "dezembro",
+        "dicembre",
+        "december",
+        "grudnia",
+        "prosince",
+    ],
+];
+
+/// A date with its month's name: a day, the month's name and a four-digit year, with
+/// only a dot after the day or `de` between them (`31. Dezember 2025`, `31 de diciembre
+/// de 2025`).
+fn named_month_date(s: &str) -> Option<DateTime<Utc>> {
+    let words: Vec<&str> = s
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|w| !w.is_empty() && *w != "de" && *w != "del")
+        .take(MAX_WORDS)
+        .collect();
+    words.windows(3).find_map(|w| {
+        let day: u32 = w[0].trim_end_matches('.').parse().ok()?;
+        let name = w[1].to_lowercase();
+        let month = MONTHS
+            .iter()
+            .position(|names| names.contains(&name.as_str()))?;
+        let year = w[2].trim_end_matches(['.', ';', ')']);
+        if year.len() != 4 {
+            return None;
+        }
+        let date =
+            NaiveDate::from_ymd_opt(year.parse().ok()?, u32::try_from(month).ok()? + 1, day)?;
+        Some(date.and_hms_opt(0, 0, 0)?.and_utc())
+    })
+}
+
+/// Words of a sentence looked at for a date with its month's name.
+const MAX_WORDS: usize = 120;
 
 /// A number of at most four digits at the start of `c`: its value and its length.
 fn number(c: &[char]) -> Option<(u32, usize)> {

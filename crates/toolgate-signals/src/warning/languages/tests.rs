@@ -119,3 +119,23 @@ fn a_long_hostile_text_is_read_in_bounded_time() {
     let _ = what_it_says(&text, now());
     let _ = says_deprecated(&text);
 }
+
+#[test]
+fn a_date_with_its_months_name_in_the_sentences_language_is_read() {
+    assert_eq!(
+        first_date("wird am 31. Dezember 2025 abgeschaltet"),
+        Some(day("2025-12-31"))
+    );
+    assert_eq!(
+        first_date("sera supprimée le 30 juin 2026."),
+        Some(day("2026-06-30"))
+    );
+    assert_eq!(
+        first_date("será eliminado el 31 de diciembre de 2025"),
+        Some(day("2025-12-31"))
+    );
+    assert_eq!(first_date("mai 2025"), None);
+    let r =
+        about_the_call("Cette version de l'API est obsolète et sera supprimée le 30 juin 2026.");
+    assert_eq!(r.sunset, Some(day("2026-06-30")));
+}
