@@ -17,8 +17,7 @@
 //! - a word for *switched off* or *removed* ([`ENDS`]) announces its end, dated by the
 //!   first date in the same sentence (`31.12.2025`, `30/06/2026`, `2026-01-31`,
 //!   `2025年12月31日`, `31. Dezember 2025`; day before month, as these languages write
-//!   it). A date already
-//!   past says the end came.
+//!   it). A date already past says the end came.
 //!
 //! Whom the notice is about follows the English rule ([`super::what_it_says`]): a word
 //! naming a field or parameter of the request ([`PART_WORDS`]) makes it a note about a
