@@ -246,11 +246,7 @@ impl Reading {
             Vendor::Retirement => Some(self.vendor_retirement(v, now, warnings)),
             // A number or a token under such a name (`X-Quota-Warn-Threshold: 80`) is a
             // setting, not a notice; left to the other readers.
-            Vendor::Advisory
-                if !(v.contains(char::is_whitespace) && v.contains(char::is_alphabetic)) =>
-            {
-                None
-            }
+            Vendor::Advisory if !reads_as_words(v) => None,
             Vendor::Advisory => {
                 self.vendor_advisory(v, now, warnings);
                 Some(true)
@@ -332,7 +328,8 @@ impl Reading {
             );
         }
         match warning::what_it_says(v, now) {
-            Said::AboutTheCall(r) => {
+            Said::AboutTheCall(mut r) => {
+                r.sunset = r.sunset.or_else(|| delimited_date(v, now));
                 self.texts.push(with_parameters(r, v, now));
                 note(capped(v), warnings);
             }
@@ -344,6 +341,7 @@ impl Reading {
             Said::Nothing => {
                 self.found = true;
                 self.d.deprecated = true;
+                self.d.sunset = self.d.sunset.or_else(|| delimited_date(v, now));
                 note(format!("deprecated: {}", capped(v)), warnings);
             }
         }
@@ -383,6 +381,32 @@ impl Reading {
         }
         note(capped(v), warnings);
     }
+}
+
+/// A date standing alone between semicolons of a deprecation field's value: the
+/// Microsoft REST API Guidelines' `azure-deprecating` is "a semicolon-delimited string
+/// notifying the caller what is being deprecated, when it will no longer function, and a
+/// URL" (`API version 2019-01-01 is deprecated;2025-12-31;https://aka.ms/…`), so the date
+/// is the end.
+fn delimited_date(v: &str, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
+    v.split(';')
+        .skip(1)
+        .take(8)
+        .find_map(|part| reset::parse_timestamp(part.trim(), now))
+}
+
+/// Whether an advisory field's value is words meant for a person: letters with spaces
+/// between them, or letters of a script written without spaces ("このAPIは非推奨です。
+/// 2025年12月31日に廃止されます。"), rather than a number or a token.
+fn reads_as_words(v: &str) -> bool {
+    let spaced = v.contains(char::is_whitespace) && v.contains(char::is_alphabetic);
+    spaced || v.chars().any(unspaced_script)
+}
+
+/// A letter of the scripts written without spaces between words: Chinese, Japanese's
+/// kana and Thai among them (CJK ideographs, kana, Hangul syllables, Thai).
+fn unspaced_script(c: char) -> bool {
+    matches!(c, '\u{3040}'..='\u{30ff}' | '\u{3400}'..='\u{9fff}' | '\u{ac00}'..='\u{d7af}' | '\u{0e00}'..='\u{0e7f}')
 }
 
 /// A notice in words that also carries parameters (`deprecated; sunset=Wed, 01 Jul 2026

@@ -48,6 +48,10 @@
 //!   see `status_page/feed.rs`.
 //! - Check-result series (Gatus endpoint statuses, Uptime Kuma heartbeats): the newest
 //!   result of each monitor, see `status_page/series.rs`.
+//! - Problems listed as raised (Netdata's `alarms`, Sonarr's severity-typed health
+//!   checks, Hazelcast's `clusterSafe` flag): at worst degraded, see
+//!   `status_page/raised.rs`. A node's or cluster's `*State` is read with a cluster's
+//!   words (`ACTIVE`, `PASSIVE`).
 //!
 //! - Monitor lists (UptimeRobot `getMonitors`, Pingdom `checks`, Better Stack and
 //!   StatusCake monitors, Microsoft Graph service health): read as components by their
@@ -83,6 +87,7 @@ use serde_json::{Map, Value};
 mod components;
 mod events;
 mod feed;
+mod raised;
 mod scale;
 mod series;
 mod text;
@@ -552,7 +557,16 @@ fn bare_word_health(s: &str) -> Health {
         | "alive"
         // A ping answered: Immich's `/api/server/ping` says `{"res": "pong"}`, Redis `PONG`.
         | "pong"
-        | "allsystemsoperational" => Health::Healthy,
+        | "allsystemsoperational"
+        // A YARN ResourceManager's `clusterInfo.state`: `STARTED`.
+        | "started"
+        // Azure DevOps status: `advisory` is a notice beside working services.
+        | "advisory"
+        // A problem over: Microsoft 365 service health's `resolved`, `mitigated`,
+        // `falsePositive` (an alarm withdrawn).
+        | "resolved"
+        | "mitigated"
+        | "falsepositive" => Health::Healthy,
         "warn"
         | "warning"
         | "degraded"
@@ -577,7 +591,10 @@ fn bare_word_health(s: &str) -> Health {
         | "downtime" | "offline" | "fatal" | "danger" | "notserving"
         // Unleash's `/health` answers `GOOD` or `BAD`.
         | "bad"
-        | "dead" => Health::Down,
+        | "dead"
+        // A YARN node no longer heard from: `LOST`.
+        | "lost"
+        | "stopped" => Health::Down,
         _ => Health::Unknown,
     }
 }
@@ -599,6 +616,14 @@ fn parts_health(s: &str) -> Health {
         )
     }) {
         return Health::Unknown;
+    }
+    // A problem over, whatever it was: resolved, mitigated, a review published after
+    // the incident (Microsoft 365's `postIncidentReviewPublished`, `resolvedExternal`).
+    let over = parts
+        .iter()
+        .any(|p| matches!(p.as_str(), "resolved" | "mitigated" | "post"));
+    if over {
+        return Health::Healthy;
     }
     let partial = parts
         .iter()
@@ -629,8 +654,8 @@ fn parts_health(s: &str) -> Health {
             // `SERVICE_DISRUPTION` below `SERVICE_OUTAGE`.
             "minor" | "incident" | "incidents" | "degraded" | "degradation" | "issue"
             | "issues" | "maintenance" | "partial" | "partially" | "impaired" | "warning"
-            | "delayed" | "delays" | "investigating" | "restoring" | "recovery" | "warn"
-            | "disruption" | "disrupted" => Health::Degraded,
+            | "delayed" | "delays" | "investigating" | "restoring" | "verifying" | "recovery"
+            | "warn" | "disruption" | "disrupted" => Health::Degraded,
             // Ceph's `HEALTH_ERR`.
             "err" | "error" => Health::Down,
             // Jaeger's admin port answers "Server available" (and "Server not
@@ -680,7 +705,29 @@ fn status_key(k: &str) -> bool {
             | "condition"
             | "level"
             | "statusclass"
-    )
+    ) || role_state(&n).is_some()
+}
+
+/// A state key named for the node or cluster it describes (Hazelcast's `nodeState`,
+/// `clusterState`): its role, when it is one.
+fn role_state(folded_key: &str) -> Option<&str> {
+    let role = folded_key.strip_suffix("state")?;
+    ROLES.contains(&role).then_some(role)
+}
+
+/// What a node's or cluster's state is named for.
+const ROLES: [&str; 5] = ["node", "cluster", "server", "instance", "member"];
+
+/// A node's or cluster's state word: `ACTIVE` is serving, `PASSIVE` and `FROZEN` accept no
+/// changes (Hazelcast's cluster states), `SHUT_DOWN` is down; any other word as a status
+/// word.
+fn role_state_health(word: &str) -> Health {
+    match folded(word).as_str() {
+        "active" => Health::Healthy,
+        "passive" | "frozen" | "intransition" => Health::Degraded,
+        "shutdown" | "shuttingdown" => Health::Down,
+        _ => word_health(word),
+    }
 }
 
 /// Keys whose object value is a map of name → component or check. A health report
@@ -761,6 +808,10 @@ fn generic(root: &Value, reading: &mut Reading) {
                 }
             }
         }
+    }
+    raised::safety_flags(map, reading);
+    if reading.overall.is_none() && reading.worst_component.is_none() {
+        raised::alarms(map, reading);
     }
     if reading.overall.is_none() && reading.worst_component.is_none() {
         failure_lists(map, reading);
@@ -890,7 +941,11 @@ fn overall_of(
             && let Some(s) = v.as_str()
             && !is_request_result(map, k, s)
         {
-            let h = word_health(s);
+            let h = if role_state(&folded(k)).is_some() {
+                role_state_health(s)
+            } else {
+                word_health(s)
+            };
             if h != Health::Unknown {
                 *out = Some((h, s.to_owned()));
                 return;
@@ -926,6 +981,16 @@ fn overall_of(
         if let Some(inner) = map.get(key).and_then(Value::as_object) {
             overall_of(inner, depth + 1, out, &mut Vec::new());
         }
+    }
+    // One object named for what it describes, alone at the top (YARN's `{"clusterInfo":
+    // {"state": "STARTED", …}}`).
+    if out.is_none()
+        && depth == 0
+        && map.len() == 1
+        && let Some((k, Value::Object(inner))) = map.iter().next()
+        && folded(k).ends_with("info")
+    {
+        overall_of(inner, depth + 1, out, &mut Vec::new());
     }
     if out.is_some() || depth > 0 {
         return;

@@ -22,7 +22,9 @@
 //! (Google's "Version v2.x of the … API is no longer supported", "has been retired"),
 //! which is deprecated too. A text about one field, parameter or argument of the request
 //! (`The query parameter 'page' is deprecated; use 'cursor'`) says nothing about the
-//! resource and stays a note.
+//! resource and stays a note. A notice written in another language is read for the
+//! same meanings by its own words (`warning/languages.rs`), and a coded warn-text (`300,
+//! Deprecation, <link>, <date>`, api-service-warnings' draft) by its title and date.
 
 use chrono::{DateTime, Utc};
 
@@ -93,7 +95,8 @@ fn notice(code: u16, mut text: String) -> Notice {
         deprecation: says_deprecated(&text)
             || says_ended(&text)
             || announces_dated_end(&text)
-            || replaced_by(&text).is_some(),
+            || replaced_by(&text).is_some()
+            || languages::says_deprecated(&text),
         successor: successor(&text).or_else(|| replaced_by(&text)),
         text,
     }
@@ -289,6 +292,9 @@ pub(crate) fn what_it_says(text: &str, now: DateTime<Utc>) -> Said {
         Some((cut, _)) => &text[..cut],
         None => text,
     };
+    if let Some(r) = coded_notice(text, now) {
+        return Said::AboutTheCall(r);
+    }
     // ASCII lower-casing keeps every byte offset, so ranges found in `lower` slice `text`.
     let lower = text.to_ascii_lowercase();
     let mut r = Retirement::default();
@@ -341,15 +347,18 @@ pub(crate) fn what_it_says(text: &str, now: DateTime<Utc>) -> Said {
         }
     }
     if about_call {
+        if r.sunset.is_none() {
+            r.sunset = act_by(&lower, text, now);
+        }
         r.successor = successor(text).filter(|s| !is_absolute_url(s));
         r.info = info_link(text, &lower);
         return Said::AboutTheCall(r);
     }
     if about_part {
-        Said::AboutAPart
-    } else {
-        Said::Nothing
+        return Said::AboutAPart;
     }
+    // No English statement: the same meanings in another language's words.
+    languages::what_it_says(text, now).unwrap_or(Said::Nothing)
 }
 
 /// Whether `text` says the called resource (an endpoint, an API version, a model) has
@@ -362,6 +371,60 @@ pub(crate) fn says_the_call_ended(text: &str, now: DateTime<Utc>) -> bool {
         Said::AboutTheCall(r) => r.deprecated || r.sunset.is_some_and(|end| end <= now),
         Said::AboutAPart | Said::Nothing => false,
     }
+}
+
+/// Verbs asking the caller to move off the called resource.
+const ACT_WORDS: [&str; 5] = [
+    "migrate",
+    "upgrade",
+    "switch to",
+    "move to",
+    "transition to",
+];
+
+/// The last day a deprecated resource's notice asks the caller to move off it ("Please
+/// upgrade to v3 by 2025-09-01", "migrate before 1 March 2026"): its end, as a notice
+/// object's `takeActionBy` is.
+fn act_by(lower: &str, text: &str, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
+    clauses(lower).into_iter().find_map(|(start, end)| {
+        let clause = &lower[start..end];
+        let act = ACT_WORDS.iter().find_map(|w| clause.find(w))?;
+        [" by ", " before "].iter().find_map(|lead| {
+            let at = clause[act..].find(lead)? + act + lead.len();
+            date_after(&text[start + at..end], now)
+        })
+    })
+}
+
+/// The warning titles of a coded notice that declare a deprecation.
+const CODED_TITLES: [&str; 4] = [
+    "deprecated",
+    "deprecation",
+    "pending deprecation",
+    "scheduled deprecation",
+];
+
+/// A warn-text written as fields, a code, a title, a link and a date, as
+/// api-service-warnings' draft of the `Warning` field has it (`300, Deprecation,
+/// https://…/300.json, 2017-12-12T23:28:18.508Z`; 310 Pending and 320 Scheduled
+/// Deprecation): a deprecation title dates the deprecation, past or ahead. Other titles
+/// ("New Version Available", "Maintenance") declare nothing.
+fn coded_notice(text: &str, now: DateTime<Utc>) -> Option<Retirement> {
+    let fields: Vec<&str> = text.splitn(5, ',').map(str::trim).collect();
+    let [code, title, link, date] = fields.as_slice() else {
+        return None;
+    };
+    let coded = code.len() == 3 && code.bytes().all(|b| b.is_ascii_digit());
+    if !coded || !CODED_TITLES.contains(&title.to_ascii_lowercase().as_str()) {
+        return None;
+    }
+    let since = reset::parse_timestamp(date, now)?;
+    Some(Retirement {
+        deprecated: since <= now,
+        since: Some(since),
+        info: (is_absolute_url(link) && link.len() <= MAX_INFO).then(|| (*link).to_owned()),
+        ..Retirement::default()
+    })
 }
 
 /// Sentences and clauses: split at `. `, `; `, `! `, `? ` and line breaks, so a period
@@ -447,8 +510,13 @@ fn deprecation_form(clause: &str) -> Option<(usize, usize, Form)> {
 }
 
 /// Phrases that announce the end of what they follow, each followed by its date.
-const END_PHRASES: [&str; 19] = [
+const END_PHRASES: [&str; 22] = [
     "will be removed",
+    // "api-version 2020-06-01 will no longer function after 2026-01-31".
+    "will no longer function",
+    // "This endpoint is deprecated; removal scheduled for 2026-01-15".
+    "removal scheduled for",
+    "scheduled for removal",
     // "/v1/shipments is sunset on 2025-09-30", "v2 sunsets on …".
     "is sunset",
     "sunsets",
@@ -602,6 +670,9 @@ fn subject(clause: &str, at: usize, end: usize) -> Subject {
         return match words(rest).first().map(String::as_str) {
             Some(w) if PART_WORDS.contains(&w) => Subject::Part,
             Some(w) if CALL_WORDS.contains(&w) || LEAD_INS.contains(&w) => Subject::Call,
+            // A date right after it ("supported until 2025-10-01", the clause after
+            // "Deprecated API version 2023-10;") names nothing else.
+            Some(w) if w.starts_with(|c: char| c.is_ascii_digit()) => Subject::Call,
             _ => Subject::Other,
         };
     }
@@ -619,8 +690,12 @@ fn subject(clause: &str, at: usize, end: usize) -> Subject {
     if attributive {
         return Subject::Call;
     }
+    // A hyphenated name counts by its parts ("api-version 2020-06-01 will …").
     let names_the_call = |w: &String| {
-        CALL_WORDS.contains(&w.as_str()) || w.starts_with('/') || w.split('/').any(version_token)
+        CALL_WORDS.contains(&w.as_str())
+            || w.starts_with('/')
+            || w.split(['/', '-'])
+                .any(|p| version_token(p) || CALL_WORDS.contains(&p))
     };
     if before.iter().any(names_the_call) || before.iter().all(|w| NO_SUBJECT.contains(&w.as_str()))
     {
@@ -701,7 +776,7 @@ const RETIREMENT_WORDS: [&str; 12] = [
 /// Whether a text speaks of a deprecation, removal or end of life.
 pub(crate) fn speaks_of_retirement(text: &str) -> bool {
     let lower = text.to_ascii_lowercase();
-    RETIREMENT_WORDS.iter().any(|w| lower.contains(w))
+    RETIREMENT_WORDS.iter().any(|w| lower.contains(w)) || languages::speaks_of_retirement(text)
 }
 
 /// A code token read as words: `method_deprecated` → "method deprecated",
@@ -758,6 +833,8 @@ fn info_link(text: &str, lower: &str) -> Option<String> {
         .trim_end_matches(['.', ',', ';', ')', '"', '\'']);
     (is_absolute_url(url) && url.len() <= MAX_INFO).then(|| url.to_owned())
 }
+
+mod languages;
 
 #[cfg(test)]
 mod tests;

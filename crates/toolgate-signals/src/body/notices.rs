@@ -267,11 +267,22 @@ pub(super) fn mentions_notice(w: &[u8]) -> bool {
     SEARCHER.any_in(w)
 }
 
+/// Whether a member's (normalised) name speaks of a warning, deprecation, notice or
+/// sunset, in English or in another language's word for a warning or a notice
+/// (`avisos`, `Hinweise`, `uyarı`, whose letters beyond ASCII the normalised name has
+/// lost).
 pub(super) fn is_notice_name(n: &str) -> bool {
-    ["warn", "deprecat", "notice", "sunset", "advisor"]
-        .iter()
-        .any(|w| n.contains(w))
+    NOTICE_NAMES.iter().any(|w| n.contains(w))
 }
+
+/// The words of [`is_notice_name`], each with its language.
+const NOTICE_NAMES: [&str; 10] = [
+    "warn", "deprecat", "notice", "sunset", "advisor", "aviso",   // Spanish, Portuguese
+    "avvis",   // Italian
+    "hinweis", // German
+    "varning", // Swedish
+    "uyar",    // Turkish
+];
 
 /// One notice member: a text, a list of texts or notice objects, or one notice object.
 fn collect(
@@ -284,6 +295,10 @@ fn collect(
     // A notice named for a deprecation dates it with a bare word of time (Oyster HR's
     // `"meta": {"deprecation": {"at": …, "sunset": …}}`).
     let of_a_deprecation = normalise(name).contains("deprecat");
+    if let Some(kind) = part_kind(name) {
+        parts(kind, v, texts);
+        return;
+    }
     match v {
         Value::String(s) => {
             text(s, now, texts, retirements);
@@ -308,6 +323,87 @@ fn collect(
             });
         }
         _ => {}
+    }
+}
+
+/// The kind of request part a notice member's name lists (`deprecated_fields`,
+/// `deprecatedParameters`): its items are parts of the request, not the called resource.
+fn part_kind(name: &str) -> Option<&'static str> {
+    let n = normalise(name);
+    PART_KINDS
+        .iter()
+        .find(|(stem, _)| n.contains(stem))
+        .map(|(_, kind)| *kind)
+}
+
+/// Stems of the names of request parts, and the word a note uses for each.
+const PART_KINDS: [(&str, &str); 6] = [
+    ("field", "field"),
+    ("param", "parameter"),
+    ("argument", "argument"),
+    ("attribute", "attribute"),
+    ("propert", "property"),
+    ("column", "column"),
+];
+
+/// Members of a deprecated part's object naming the part, its replacement and its end.
+const PART_NAMES: [&str; 4] = ["field", "name", "path", "parameter"];
+const PART_SUCCESSORS: [&str; 5] = [
+    "replacement",
+    "replacedby",
+    "useinstead",
+    "successor",
+    "newfield",
+];
+
+/// A list of deprecated parts of the request (`"deprecated_fields": [{"field":
+/// "customer_name", "replacement": "name", "removal_date": "2025-09-01"}]`): each is told
+/// to the model as a note ("deprecated field customer_name; use name (removed on
+/// 2025-09-01)"), so the renamed field is known before it goes; its dates are the
+/// part's, never the called resource's end.
+fn parts(kind: &str, v: &Value, texts: &mut Vec<String>) {
+    let items: &[Value] = match v {
+        Value::Array(items) => items,
+        other => std::slice::from_ref(other),
+    };
+    for item in items.iter().take(MAX_ITEMS) {
+        let note = match item {
+            Value::String(part) => format!("deprecated {kind} {part}"),
+            Value::Object(o) => {
+                let member = |names: &[&str]| {
+                    o.iter()
+                        .find(|(k, _)| names.contains(&normalise(k).as_str()))
+                        .and_then(|(_, v)| v.as_str())
+                };
+                let Some(part) = member(&PART_NAMES) else {
+                    continue;
+                };
+                let mut note = format!("deprecated {kind} {part}");
+                if let Some(successor) = member(&PART_SUCCESSORS) {
+                    note.push_str(&format!("; use {successor}"));
+                }
+                let end = o.iter().find_map(|(k, v)| {
+                    let n = normalise(k);
+                    ENDS.iter()
+                        .any(|w| n.contains(w))
+                        .then(|| v.as_str())
+                        .flatten()
+                });
+                if let Some(end) = end {
+                    note.push_str(&format!(" (removed on {end})"));
+                }
+                note
+            }
+            _ => continue,
+        };
+        let note: String = note
+            .chars()
+            .filter(|c| !c.is_control())
+            .take(MAX_TEXT)
+            .collect();
+        if texts.len() < MAX_NOTICES && !texts.contains(&note) {
+            texts.push(note);
+        }
     }
 }
 

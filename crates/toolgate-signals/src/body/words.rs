@@ -122,7 +122,37 @@ const BACKOFF: &[&[u8]] = &[b"\"backoff\""];
 
 /// The notice words [`super::notices::mentions_notice`] looks for. The stems leave out
 /// their first letter, so one exact search finds `warning` and `Warnings`.
-pub(super) const NOTICE_STEMS: &[&[u8]] = &[b"arn", b"eprecat", b"otice", b"unset", b"dvisor"];
+pub(super) const NOTICE_STEMS: &[&[u8]] = &[
+    b"arn",
+    b"eprecat",
+    b"otice",
+    b"unset",
+    b"dvisor",
+    // Other languages' words for a warning or a notice (`avisos`, `avviso`, `Hinweise`,
+    // `uyari`; Swedish `varning` holds `arn`): see `notices::is_notice_name`.
+    b"viso",
+    b"inweis",
+    b"uyar",
+    // Other languages' words for deprecated and switched off, as a notice or an
+    // envelope's message says them ("Cette version de l'API est obsolète", "Метод
+    // устарел"): see `warning::languages`. Stems, so a capital does not hide one; few,
+    // since every word here is searched on every successful answer.
+    b"bsol",
+    b"eraltet",
+    b"escontinu",
+    b"erouderd",
+    "åldra".as_bytes(),
+    b"rzestarza",
+    b"astaral",
+    "kaldır".as_bytes(),
+    "устар".as_bytes(),
+    "非推奨".as_bytes(),
+    "廃止".as_bytes(),
+    "废弃".as_bytes(),
+    "弃用".as_bytes(),
+    "下线".as_bytes(),
+    "사용되지".as_bytes(),
+];
 
 /// Which sets of words occur in one window.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

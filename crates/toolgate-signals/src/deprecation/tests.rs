@@ -741,3 +741,24 @@ fn a_lifecycle_stage_says_whether_the_version_is_deprecated() {
             .is_empty()
     );
 }
+
+#[test]
+fn a_date_alone_between_a_deprecation_fields_semicolons_is_its_end() {
+    let now = utc(2025, 6, 1, 12, 0, 0);
+    let value = "API version 2019-01-01 is deprecated;2025-12-31;https://aka.ms/apiversions";
+    let (d, _) = run(&[("azure-deprecating", value.as_bytes())], now);
+    let d = d.expect("a deprecation");
+    assert!(d.deprecated);
+    assert_eq!(d.sunset, Some(utc(2025, 12, 31, 0, 0, 0)));
+}
+
+#[test]
+fn an_advisory_in_a_script_written_without_spaces_is_read_as_words() {
+    let now = utc(2025, 6, 1, 12, 0, 0);
+    let value = "このAPIは非推奨です。2025年12月31日に廃止されます。v2をご利用ください。";
+    let s = read_all(&[("X-API-Warn", value.as_bytes())], now);
+    let d = s.deprecation.expect("a deprecation");
+    assert!(d.deprecated);
+    assert_eq!(d.sunset, Some(utc(2025, 12, 31, 0, 0, 0)));
+    assert!(s.unread.is_empty());
+}

@@ -170,7 +170,8 @@ impl Entries {
                     None
                 }
             })
-            .or_else(|| newest_result(obj));
+            .or_else(|| newest_result(obj))
+            .or_else(|| super::raised::reported_problem(obj));
         let Some((h, raw)) = said else {
             return false;
         };

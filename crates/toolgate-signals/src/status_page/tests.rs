@@ -1273,3 +1273,69 @@ fn members_each_with_a_health_flag_are_the_parts_of_the_whole() {
     let all = br#"[{"name": "pd-1", "health": true}, {"name": "pd-2", "health": true}]"#;
     assert_eq!(read_response(200, all).unwrap().health, Health::Healthy);
 }
+
+#[test]
+fn raised_alarms_are_at_worst_degraded_and_none_raised_is_healthy() {
+    let warning = br#"{"hostname":"web01","status":true,"alarms":{"system.cpu.10min_cpu_usage":{"name":"10min_cpu_usage","status":"WARNING","value":87.2}}}"#;
+    assert_eq!(parse(warning).unwrap().health, Health::Degraded);
+    let critical = br#"{"hostname":"db01","status":true,"alarms":{"disk_space._":{"status":"CRITICAL","value":98.1}}}"#;
+    assert_eq!(parse(critical).unwrap().health, Health::Degraded);
+    let none = br#"{"hostname":"web01","status":true,"now":1748779200,"alarms":{}}"#;
+    assert_eq!(parse(none).unwrap().health, Health::Healthy);
+}
+
+#[test]
+fn health_checks_typed_by_severity_beside_a_message_are_problems_the_service_reports() {
+    let warning = br#"[{"source":"IndexerStatusCheck","type":"warning","message":"Indexers unavailable due to failures"}]"#;
+    assert_eq!(parse(warning).unwrap().health, Health::Degraded);
+    let error = br#"[{"source":"DownloadClientCheck","type":"error","message":"Unable to communicate with qBittorrent"}]"#;
+    assert_eq!(parse(error).unwrap().health, Health::Degraded);
+    let notice =
+        br#"[{"source":"UpdateCheck","type":"notice","message":"New update is available"}]"#;
+    assert_eq!(parse(notice).unwrap().health, Health::Healthy);
+}
+
+#[test]
+fn a_node_state_is_read_by_a_clusters_words_and_an_unsafe_cluster_is_degraded() {
+    let active = br#"{"nodeState":"ACTIVE","clusterState":"ACTIVE","clusterSafe":true,"migrationQueueSize":0,"clusterSize":3}"#;
+    assert_eq!(parse(active).unwrap().health, Health::Healthy);
+    let unsafe_cluster = br#"{"nodeState":"ACTIVE","clusterState":"ACTIVE","clusterSafe":false,"migrationQueueSize":17,"clusterSize":2}"#;
+    assert_eq!(parse(unsafe_cluster).unwrap().health, Health::Degraded);
+    let passive = br#"{"nodeState":"PASSIVE","clusterState":"PASSIVE","clusterSafe":true}"#;
+    assert_eq!(parse(passive).unwrap().health, Health::Degraded);
+}
+
+#[test]
+fn a_status_naming_a_problem_over_is_healthy() {
+    for status in [
+        "serviceRestored",
+        "falsePositive",
+        "postIncidentReviewPublished",
+        "resolvedExternal",
+        "mitigated",
+    ] {
+        let body =
+            format!(r#"{{"service":"Exchange Online","status":"{status}","id":"Exchange"}}"#);
+        assert_eq!(
+            parse(body.as_bytes()).unwrap().health,
+            Health::Healthy,
+            "{status}"
+        );
+    }
+    let verifying = br#"{"service":"Exchange Online","status":"verifyingService","id":"Exchange"}"#;
+    assert_eq!(parse(verifying).unwrap().health, Health::Degraded);
+}
+
+#[test]
+fn an_advisory_is_healthy_and_a_lost_node_is_a_part_down() {
+    let advisory = br#"{"lastUpdated":"2025-06-01T11:52:00Z","status":{"health":"advisory","message":"Advisory: planned maintenance"}}"#;
+    assert_eq!(parse(advisory).unwrap().health, Health::Healthy);
+    let lost = br#"{"nodes":{"node":[{"state":"RUNNING","id":"host1:8041"},{"state":"LOST","id":"host3:8041"}]}}"#;
+    assert_eq!(parse(lost).unwrap().health, Health::Degraded);
+}
+
+#[test]
+fn a_lone_object_named_for_the_information_it_holds_is_read_inside() {
+    let info = br#"{"clusterInfo":{"id":1324053971963,"state":"STARTED","haState":"ACTIVE"}}"#;
+    assert_eq!(parse(info).unwrap().health, Health::Healthy);
+}

@@ -290,7 +290,7 @@ pub(super) fn says_throttled(lowered: &str) -> bool {
 /// Names these APIs give the member holding a failure's message, normalised as field
 /// names are (lowercase, ASCII letters and digits only); each entry commented with its
 /// language.
-pub(crate) const MESSAGE_NAMES: [&str; 27] = [
+pub(crate) const MESSAGE_NAMES: [&str; 32] = [
     "mensagem",      // Portuguese
     "mensagens",     // Portuguese
     "motivo",        // Portuguese, Spanish (the reason given)
@@ -318,6 +318,11 @@ pub(crate) const MESSAGE_NAMES: [&str; 27] = [
     "mesazh",        // Albanian
     "xabar",         // Uzbek
     "ujumbe",        // Swahili
+    "erreur",        // French (error)
+    "errore",        // Italian (error)
+    "foutmelding",   // Dutch (error message)
+    "hata",          // Turkish (error)
+    "chyba",         // Czech, Slovak (error)
 ];
 
 #[cfg(test)]

@@ -395,3 +395,90 @@ fn an_end_written_as_is_sunset_on_a_date_is_the_sunset() {
         );
     }
 }
+
+fn june_2025() -> DateTime<Utc> {
+    DateTime::parse_from_rfc3339("2025-06-01T12:00:00Z")
+        .unwrap()
+        .with_timezone(&Utc)
+}
+
+fn midnight(s: &str) -> DateTime<Utc> {
+    DateTime::parse_from_rfc3339(&format!("{s}T00:00:00Z"))
+        .unwrap()
+        .with_timezone(&Utc)
+}
+
+fn retirement(text: &str) -> Retirement {
+    match what_it_says(text, june_2025()) {
+        Said::AboutTheCall(r) => r,
+        other => panic!("{text}: {other:?}"),
+    }
+}
+
+#[test]
+fn an_end_phrase_opening_its_clause_right_before_a_date_is_about_the_call() {
+    let r = retirement("Deprecated API version 2023-10; supported until 2025-10-01");
+    assert!(r.deprecated);
+    assert_eq!(r.sunset, Some(midnight("2025-10-01")));
+    let r = retirement("This endpoint is deprecated; removal scheduled for 2026-01-15.");
+    assert_eq!(r.sunset, Some(midnight("2026-01-15")));
+}
+
+#[test]
+fn the_day_a_deprecated_resources_notice_asks_to_move_off_by_is_its_end() {
+    let r = retirement(
+        "This version of the API has been deprecated. Please upgrade to v3 by 2025-09-01.",
+    );
+    assert!(r.deprecated);
+    assert_eq!(r.sunset, Some(midnight("2025-09-01")));
+    // Without a deprecation of the call, a deadline alone declares nothing.
+    assert_eq!(
+        what_it_says("Please upgrade your SDK by 2025-09-01.", june_2025()),
+        Said::Nothing
+    );
+}
+
+#[test]
+fn a_hyphenated_version_name_before_an_end_phrase_names_the_call() {
+    let r = retirement("api-version 2020-06-01 will no longer function after 2026-01-31");
+    assert!(!r.deprecated);
+    assert_eq!(r.sunset, Some(midnight("2026-01-31")));
+}
+
+#[test]
+fn a_coded_warn_text_with_a_deprecation_title_dates_the_deprecation() {
+    let r = retirement(
+        "300, Deprecation, https://yoursite.com/details/300.json, 2017-12-12T23:28:18.508Z",
+    );
+    assert!(r.deprecated);
+    assert_eq!(
+        r.since.map(|t| t.date_naive()),
+        Some(midnight("2017-12-12").date_naive())
+    );
+    assert_eq!(
+        r.info.as_deref(),
+        Some("https://yoursite.com/details/300.json")
+    );
+    let r = retirement(
+        "320, Scheduled Deprecation, https://api.example.com/320.json, 2026-03-01T00:00:00Z",
+    );
+    assert!(!r.deprecated);
+    assert_eq!(r.since, Some(midnight("2026-03-01")));
+    for other in [
+        "400, New Version Available, https://api.example.com/400.json, 2025-05-01T00:00:00Z",
+        "500, Maintenance, https://api.example.com/500.json, 2025-06-10T02:00:00Z",
+    ] {
+        assert_eq!(what_it_says(other, june_2025()), Said::Nothing, "{other}");
+    }
+}
+
+#[test]
+fn a_notice_in_another_language_is_flagged_as_a_deprecation() {
+    let n = body_notice("Метод устарел и будет отключён 01.03.2026. Используйте crm.item.list.");
+    assert!(n.deprecation);
+    assert!(speaks_of_retirement(
+        "Este endpoint está obsoleto y será eliminado el 2026-01-31."
+    ));
+    let r = retirement("Dieser Endpunkt ist veraltet und wird am 31.12.2025 abgeschaltet.");
+    assert_eq!(r.sunset, Some(midnight("2025-12-31")));
+}

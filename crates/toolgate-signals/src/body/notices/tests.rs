@@ -237,3 +237,32 @@ fn a_deprecation_notice_dates_itself_with_a_word_of_time() {
     );
     assert!(f.deprecation.is_none());
 }
+
+#[test]
+fn a_list_of_deprecated_fields_is_told_as_notes_about_parts_not_the_calls_end() {
+    let body = br#"{"data":{"id":"cus_1","customer_name":"Ada","name":"Ada"},"deprecated_fields":[{"field":"customer_name","replacement":"name","removal_date":"2025-09-01"}]}"#;
+    let now = DateTime::parse_from_rfc3339("2025-06-01T12:00:00Z")
+        .unwrap()
+        .with_timezone(&Utc);
+    let found = read(body, 2048, now);
+    assert_eq!(found.deprecation, None);
+    assert_eq!(
+        found.warnings,
+        vec!["deprecated field customer_name; use name (removed on 2025-09-01)".to_owned()]
+    );
+}
+
+#[test]
+fn a_notice_in_another_language_under_that_languages_word_for_notices_is_read() {
+    let body = "{\"retorno\":{\"pedidos\":[]},\"avisos\":[\"A API v2 está descontinuada e será desativada em 31/07/2025. Migre para a API v3.\"]}";
+    let now = DateTime::parse_from_rfc3339("2025-06-01T12:00:00Z")
+        .unwrap()
+        .with_timezone(&Utc);
+    let found = read(body.as_bytes(), 2048, now);
+    let d = found.deprecation.expect("a deprecation");
+    assert!(d.deprecated);
+    assert_eq!(
+        d.sunset.map(|t| t.to_rfc3339()),
+        Some("2025-07-31T00:00:00+00:00".to_owned())
+    );
+}
