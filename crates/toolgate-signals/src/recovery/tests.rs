@@ -1135,6 +1135,7 @@ fn please_try_again_is_advice_to_send_the_same_request() {
     }
 }
 
+mod counts_and_states;
 mod holdings;
 mod not_json;
 mod operations;
