@@ -513,6 +513,11 @@ fn terms_unaccepted(w: &Words<'_>) -> bool {
         "sign",
         "signed",
     ];
+    // "A required agreement is missing or has expired": the agreements the owner signs
+    // to use the service, not one the request names.
+    if w.phrase(&["required", "agreement"]) || w.phrase(&["required", "agreements"]) {
+        return w.any_of(&["missing", "expired", "signed", "accept", "accepted"]);
+    }
     let terms = w.phrase(&["terms", "of", "service"])
         || w.phrase(&["terms", "of", "use"])
         || w.phrase(&["terms", "and", "conditions"])
@@ -752,7 +757,9 @@ fn form_session_expired(w: &Words<'_>) -> bool {
 /// registration is the owner's configuration, like its secret: no argument the model
 /// could change makes the same call pass.
 fn client_misregistered(w: &Words<'_>) -> bool {
-    w.phrase(&["redirect", "uri"])
+    (w.phrase(&["redirect", "uri"])
+        || w.phrase(&["callback", "url"])
+        || w.phrase(&["reply", "url"]))
         && w.any_of(&[
             "mismatch",
             "match",

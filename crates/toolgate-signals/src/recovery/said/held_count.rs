@@ -10,7 +10,7 @@ use super::{OTHERS, Words};
 
 /// Things an account holds, each counted against a limit of the account's (or of a
 /// region, a namespace, a plan).
-const HELD: [&str; 84] = [
+const HELD: [&str; 85] = [
     "instance",
     "instances",
     "vcpu",
@@ -76,6 +76,7 @@ const HELD: [&str; 84] = [
     "networks",
     "subnets",
     "vms",
+    "server",
     "servers",
     "routers",
     "balancers",
@@ -121,9 +122,16 @@ const DONE: [&str; 20] = [
     "pull",
 ];
 
+/// Limits named for what is not held: a period's allowance (read by the period rules), a
+/// usage, a spend or a credit, a time.
+const UNHELD_LIMITS: [&str; 12] = [
+    "usage", "api", "daily", "monthly", "hourly", "spending", "spend", "credit", "time", "memory",
+    "upload", "download",
+];
+
 /// What makes a count one of a single request's (items on a page, entries in a batch):
 /// a smaller request passes.
-const IN_ONE_REQUEST: [&str; 10] = [
+const IN_ONE_REQUEST: [&str; 9] = [
     "batch",
     "array",
     "list",
@@ -133,7 +141,6 @@ const IN_ONE_REQUEST: [&str; 10] = [
     "once",
     "email",
     "recipients",
-    "volume",
 ];
 
 /// What a count may be kept per when it is the holder's: "tables … per account per
@@ -210,7 +217,18 @@ pub(super) fn full(w: &Words<'_>) -> bool {
     // "Max spot instance count exceeded", "the maximum number of addresses has been
     // reached": a count, however its thing is called.
     let counted = w.phrase(&["count", "exceeded"])
-        || (w.phrase(&["maximum", "number", "of"]) && w.near(&["number"], &HELD, 3));
+        || (w.phrase(&["maximum", "number", "of"]) && w.near(&["number"], &HELD, 4));
+    // "will exceed your droplet limit", "exceeded your project quota": the account's own
+    // limit of something, named by the thing, with nothing done or windowed beside it.
+    let yours = (0..w.w.len().saturating_sub(3)).any(|i| {
+        w.w[i].starts_with("exceed")
+            && w.w[i + 1] == "your"
+            && matches!(w.w[i + 3].as_str(), "limit" | "quota")
+            && !UNHELD_LIMITS.contains(&w.w[i + 2].as_str())
+    });
+    // "Record quota exceeded, change plan or delete records", "remove some of the
+    // relevant resources": room freed by deleting what is held.
+    let frees_room = limit && passed && w.any_of(&["delete", "remove"]);
     // "Cannot create more than 10 public IP addresses", "more buckets than allowed",
     // "cannot have more than 20 hooks", "Only 2500 tables can be created".
     let creating = w.phrase(&["create", "more"])
@@ -221,7 +239,7 @@ pub(super) fn full(w: &Words<'_>) -> bool {
     // "Quota 'CPUS' exceeded. Limit: 24.0 in region us-central1", "Quota has been exceeded
     // on namespace": a quota kept per region or namespace, not per window.
     let scoped = limit && passed && w.any_of(&SCOPES);
-    named || counted || creating || scoped
+    named || counted || yours || frees_room || creating || scoped
 }
 
 /// A limit raised only when its owner asks: "Request a service limit increase", "request

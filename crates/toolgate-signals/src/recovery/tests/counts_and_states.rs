@@ -18,6 +18,8 @@ fn a_count_of_things_the_account_holds_that_is_full_is_the_accounts_but_a_rate_o
         r#"{"message":"You have requested more instances (6) than your current instance limit of 5 allows."}"#,
         r#"{"message":"Seat count exceeded: invite fewer members or buy seats"}"#,
         r#"{"message":"Only 100 clusters can be created per organization"}"#,
+        r#"{"message":"creating this volume will exceed your volume limit"}"#,
+        r#"{"message":"Index quota exceeded, delete indices or change plan."}"#,
     ] {
         assert_eq!(said(body), Some(Recovery::Account), "{body}");
     }
@@ -26,6 +28,7 @@ fn a_count_of_things_the_account_holds_that_is_full_is_the_accounts_but_a_rate_o
         r#"{"error":{"message":"Quota exceeded for quota metric 'Read requests' and limit 'Read requests per minute' of service 'x.googleapis.com'","status":"RESOURCE_EXHAUSTED"}}"#,
         "<Response><Errors><Error><Code>RequestLimitExceeded</Code><Message>Request limit exceeded.</Message></Error></Errors></Response>",
         r#"{"message":"You have reached your pull rate limit."}"#,
+        r#"{"message":"You have exceeded your API limit."}"#,
         r#"{"message":"The level of configured provisioned throughput for the table was exceeded."}"#,
         r#"{"message":"Maximum number of refunds exceeded"}"#,
     ] {
@@ -93,6 +96,7 @@ fn an_identity_the_caller_has_not_verified_is_the_accounts_but_a_sender_the_requ
         r#"{"message":"You have to confirm your email address before continuing."}"#,
         r#"{"code":"KYC_REQUIRED","message":"Complete KYC to enable withdrawals."}"#,
         r#"{"message":"Please verify your phone number before using the API."}"#,
+        r#"{"errors":[{"status":"403","title":"A required agreement is missing or has expired."}]}"#,
     ] {
         assert_eq!(said(body), Some(Recovery::Account), "{body}");
     }
@@ -123,6 +127,7 @@ fn a_client_not_registered_for_its_redirect_or_a_ticket_for_another_service_is_t
     for body in [
         r#"{"error":"redirect_uri_mismatch","error_description":"Bad Request"}"#,
         r#"{"errorCode":"invalid_request","errorSummary":"The 'redirect_uri' parameter must be a Login redirect URI in the client app settings"}"#,
+        r#"{"error":"invalid_request","error_description":"Callback URL mismatch. https://a.example/cb is not in the list of allowed callback URLs"}"#,
         "<cas:serviceResponse xmlns:cas=\"http://www.yale.edu/tp/cas\"><cas:authenticationFailure code=\"INVALID_SERVICE\">Ticket ST-1-abc does not match supplied service.</cas:authenticationFailure></cas:serviceResponse>",
     ] {
         assert_eq!(said(body), Some(Recovery::Credentials), "{body}");
