@@ -41,8 +41,10 @@ const MAX_TAGS: usize = 128;
 #[serde(rename_all = "snake_case")]
 pub enum Recovery {
     /// The account behind the calls must change, or its allowance renew: credits or a
-    /// day's or month's allowance spent, a plan without room for this call, an account
-    /// pending, disabled or deleted. Waiting seconds does not help.
+    /// day's or month's allowance spent, a plan without room for this call, a count of
+    /// things it may hold full (`recovery/said/held_count.rs`), the caller's user or
+    /// account pending, disabled, suspended or deleted (`recovery/said/caller_state.rs`).
+    /// Waiting seconds does not help.
     Account,
     /// The credentials were refused: expired, invalid, or short of a scope.
     Credentials,
