@@ -350,7 +350,10 @@ fn account(w: &Words<'_>) -> bool {
             "zero",
         ],
         4,
-    ) && !w.any_of(&["card", "permission", "permissions"]);
+    ) && !w.any_of(&["card", "permission", "permissions"])
+        // "Maximum credits exceeded": the plan's credits used up (a credit limit, a
+        // customer's, is singular).
+        || w.near(&["credits"], &["exceeded"], 3);
     // A paid budget's own code: OpenAI's `insufficient_quota`, `payment_required`.
     let code = w.phrase(&["insufficient", "quota"]) || w.phrase(&["payment", "required"]);
     // A plan without room: "upgrade your plan", "does not have an active plan", "the

@@ -159,3 +159,15 @@ fn a_full_mailbox_or_space_of_the_caller_is_the_accounts_and_a_recipients_is_the
         Some(Recovery::Request)
     );
 }
+
+#[test]
+fn a_plans_credits_used_up_are_the_accounts_but_a_customers_credit_limit_is_not() {
+    assert_eq!(
+        said(r#"{"errors":[{"message":"Maximum credits exceeded","field":null}]}"#),
+        Some(Recovery::Account)
+    );
+    assert_ne!(
+        said(r#"{"message":"The customer's credit limit was exceeded"}"#),
+        Some(Recovery::Account)
+    );
+}
