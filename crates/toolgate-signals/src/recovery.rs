@@ -334,7 +334,7 @@ fn names_a_code(key: &str) -> bool {
 /// `diagnostics`: [`crate::walk::PEOPLE_TEXT_NAMES`]).
 fn names_a_message(key: &str) -> bool {
     key.ends_with("message")
-        // Okta's `errorSummary`, Dropbox's `error_summary`.
+        // `errorSummary`, `error_summary`: a summary is the message.
         || key.ends_with("summary")
         // Jira's `errorMessages`, a list of them.
         || key.ends_with("messages")

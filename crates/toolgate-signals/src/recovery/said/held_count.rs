@@ -194,7 +194,7 @@ pub(super) fn full(w: &Words<'_>) -> bool {
         return false;
     }
     let limit = w.any_of(&LIMITS);
-    // What is in use beside its limit: Kubernetes' "exceeded quota: …, requested:
+    // What is in use beside its limit: a cluster's "exceeded quota: …, requested:
     // requests.cpu=20, used: …, limited: …", "Maximum allowed: 4, Current in use: 4",
     // "Current Usage: 8", "already used 10 of 10 instances", "without additional
     // quota": held, whatever the names of what it counts.
