@@ -41,8 +41,10 @@ const MAX_TAGS: usize = 128;
 #[serde(rename_all = "snake_case")]
 pub enum Recovery {
     /// The account behind the calls must change, or its allowance renew: credits or a
-    /// day's or month's allowance spent, a plan without room for this call, an account
-    /// pending, disabled or deleted. Waiting seconds does not help.
+    /// day's or month's allowance spent, a plan without room for this call, a count of
+    /// things it may hold full (`recovery/said/held_count.rs`), the caller's user or
+    /// account pending, disabled, suspended or deleted (`recovery/said/caller_state.rs`).
+    /// Waiting seconds does not help.
     Account,
     /// The credentials were refused: expired, invalid, or short of a scope.
     Credentials,
@@ -140,6 +142,14 @@ pub(crate) fn read_refusal(status: u16, prefix: &[u8]) -> Option<Recovery> {
             t.push_str(unit);
         }
     }
+    // A 507 whose words speak of a quota or a limit says the space that is full is the
+    // account's to free or raise; one that names none (a bare 507, the status's own
+    // name) is the server's own disk, left to the status.
+    if status == 507 && found.reason.is_none() && found.texts.iter().any(|t| said::names_a_quota(t))
+    {
+        let said = said::decide(&found.texts, found.grpc.or(found.soap), false);
+        return Some(said.unwrap_or(Recovery::Account));
+    }
     found.reason.or_else(|| {
         let said = said::decide(&found.texts, found.grpc.or(found.soap), status == 403);
         // A body that says in a member of its own that the call may be retried (Increase's
@@ -230,6 +240,11 @@ fn visit(v: &Value, key: Option<&str>, depth: usize, nodes: &mut usize, out: &mu
             if let Some(text) = detail {
                 out.text(text);
             }
+            // A message written as an object keyed by what failed (`{"message":
+            // {"limit_reached": ["Your project limit is 10 projects!"]}}`): its texts are
+            // the message's.
+            let under_message =
+                key.is_some_and(|k| MESSAGE_KEYS.contains(&member_name(k).as_str()));
             for (k, child) in map {
                 *nodes += 1;
                 if *nodes > MAX_NODES {
@@ -239,7 +254,16 @@ fn visit(v: &Value, key: Option<&str>, depth: usize, nodes: &mut usize, out: &mu
                 if detail.is_some() && k == "message" {
                     continue;
                 }
-                visit(child, Some(k), depth + 1, nodes, out);
+                let texts_only = child.is_string()
+                    || child
+                        .as_array()
+                        .is_some_and(|a| a.iter().all(Value::is_string));
+                let name = if under_message && texts_only {
+                    key
+                } else {
+                    Some(k.as_str())
+                };
+                visit(child, name, depth + 1, nodes, out);
             }
         }
         Value::Array(items) => {
@@ -310,6 +334,8 @@ fn names_a_code(key: &str) -> bool {
 /// `diagnostics`: [`crate::walk::PEOPLE_TEXT_NAMES`]).
 fn names_a_message(key: &str) -> bool {
     key.ends_with("message")
+        // `errorSummary`, `error_summary`: a summary is the message.
+        || key.ends_with("summary")
         // Jira's `errorMessages`, a list of them.
         || key.ends_with("messages")
         || key.ends_with("msg")

@@ -12,6 +12,9 @@
 use super::Recovery;
 use crate::passed::{says_limit_passed, words};
 
+mod caller_state;
+mod held_count;
+
 /// The periods whose allowance, once spent, does not come back by waiting seconds; in
 /// the plural too, as a gateway writes a period with its count ("the limit of 1000
 /// requests per 1 days").
@@ -325,7 +328,9 @@ fn account(w: &Words<'_>) -> bool {
     // Registration is never a wait, whatever a link beside it spells ("aka.ms/rps-…"),
     // and terms the owner has not accepted are refused however the reply words it ("You
     // must accept the Terms of Service").
-    if unregistered(w) || terms_unaccepted(w) {
+    // Nor is an identity not yet verified, however it says what must be done ("KYC
+    // must be completed").
+    if unregistered(w) || terms_unaccepted(w) || caller_state::unverified(w) {
         return true;
     }
     if w.is_a_rule() || w.says_to_wait() {
@@ -352,7 +357,10 @@ fn account(w: &Words<'_>) -> bool {
             "zero",
         ],
         4,
-    ) && !w.any_of(&["card", "permission", "permissions", "stock", "inventory"]);
+    ) && !w.any_of(&["card", "permission", "permissions", "stock", "inventory"])
+        // "Maximum credits exceeded": the plan's credits used up (a credit limit, a
+        // customer's, is singular).
+        || w.near(&["credits"], &["exceeded"], 3);
     // A paid budget's own code: OpenAI's `insufficient_quota`, `payment_required`.
     let code = w.phrase(&["insufficient", "quota"]) || w.phrase(&["payment", "required"]);
     // A plan without room: "upgrade your plan", "does not have an active plan", "the
@@ -407,6 +415,10 @@ fn account(w: &Words<'_>) -> bool {
         || standing_allowance_spent(w)
         || licence_ended(w)
         || service_not_activated(w)
+        || held_count::full(w)
+        || held_count::raised_on_request(w)
+        || caller_state::held(w)
+        || caller_state::place_not_served(w)
 }
 
 /// A trial the account runs on ended: "The trial period for the server is over. Please
@@ -485,8 +497,11 @@ fn standing_allowance_spent(w: &Words<'_>) -> bool {
     ];
     // A quota on the size of what a bucket or the account stores ("Bucket size quota is
     // reached"), unlike an object's or a request's size, is held.
+    if w.any_of(&OTHERS) {
+        return false;
+    }
     let stored_size = w.phrase(&["size", "quota"])
-        && w.any_of(&["bucket", "buckets", "storage", "disk"])
+        && w.any_of(&["bucket", "buckets", "storage", "disk", "mailbox"])
         && w.any_of(&SPENT);
     if stored_size {
         return true;
@@ -499,7 +514,11 @@ fn standing_allowance_spent(w: &Words<'_>) -> bool {
         w.near(&HOLDERS, &["limit", "limits"], 4) && w.any_of(&SPENT) && !anothers_account(w);
     let package = w.any_of(&["pack", "package", "packs", "packages"])
         && w.any_of(&["exhausted", "depleted", "spent"]);
-    storage || holder_limits || package
+    // "Insufficient space in /files/alice", `insufficient_space`, "Mailbox full": the
+    // space the account stores in. The 507 status's own name ("Insufficient Storage")
+    // says nothing of whose space it is, so only these words count.
+    let space = w.phrase(&["insufficient", "space"]) || w.near(&["mailbox"], &["full"], 2);
+    storage || holder_limits || package || space
 }
 
 /// The licence the upstream runs under, or sells the account, ended: "The license has
@@ -548,6 +567,11 @@ fn terms_unaccepted(w: &Words<'_>) -> bool {
         "sign",
         "signed",
     ];
+    // "A required agreement is missing or has expired": the agreements the owner signs
+    // to use the service, not one the request names.
+    if w.phrase(&["required", "agreement"]) || w.phrase(&["required", "agreements"]) {
+        return w.any_of(&["missing", "expired", "signed", "accept", "accepted"]);
+    }
     let terms = w.phrase(&["terms", "of", "service"])
         || w.phrase(&["terms", "of", "use"])
         || w.phrase(&["terms", "and", "conditions"])
@@ -582,7 +606,7 @@ fn owes(w: &Words<'_>) -> bool {
             "payment", "payments", "invoice", "invoices", "bill", "bills",
         ],
         2,
-    ) && (w.any_of(&HOLDERS) || w.has("your"));
+    ) && (w.any_of(&HOLDERS) || w.has("your") || w.has("subscription"));
     // Uploadcare's `AccountUnpaidError`, "blocked for non payment": the holder unpaid.
     let unpaid_holder = w.near(&["unpaid"], &HOLDERS, 2)
         || ((w.phrase(&["non", "payment"]) || w.has("nonpayment")) && w.any_of(&HOLDERS));
@@ -754,6 +778,10 @@ fn credentials(w: &Words<'_>) -> bool {
     );
     refused
         || scope
+        || client_misregistered(w)
+        // A workspace or team the credentials were not let into: "team access not
+        // granted".
+        || w.phrase(&["access", "not", "granted"])
         || w.any_of(&["unauthenticated", "unauthorized", "unauthorised"])
         || access_refused(w)
         || not_authenticated(w)
@@ -777,6 +805,26 @@ fn credentials(w: &Words<'_>) -> bool {
 fn form_session_expired(w: &Words<'_>) -> bool {
     w.phrase(&["page", "expired"])
         || (w.has("csrf") && w.any_of(&["mismatch", "expired", "invalid", "missing"]))
+}
+
+/// The OAuth client is not registered for what it was called with: `redirect_uri_mismatch`,
+/// "The redirect_uri MUST match the registered callback URL", "The 'redirect_uri'
+/// parameter must be a Login redirect URI in the client app settings". The client's
+/// registration is the owner's configuration, like its secret: no argument the model
+/// could change makes the same call pass.
+fn client_misregistered(w: &Words<'_>) -> bool {
+    (w.phrase(&["redirect", "uri"])
+        || w.phrase(&["callback", "url"])
+        || w.phrase(&["reply", "url"]))
+        && w.any_of(&[
+            "mismatch",
+            "match",
+            "must",
+            "registered",
+            "whitelisted",
+            "allowed",
+            "invalid",
+        ])
 }
 
 /// A one-time code that stands for a grant refused: an OAuth authorization code or a
@@ -892,7 +940,9 @@ fn session_key_refused(w: &Words<'_>) -> bool {
             || after.is_some_and(|a| REFUSED.contains(&a));
         // A ticket that is "not found" is as often a helpdesk's record; a sid or a KS is
         // only ever a session's.
-        refused || (key != "ticket" && says_missing(w))
+        // A service ticket issued for another service "does not match supplied service":
+        // the owner registered the service under another address.
+        refused || w.phrase(&["not", "match"]) || (key != "ticket" && says_missing(w))
     })
 }
 
@@ -1287,6 +1337,17 @@ fn request(w: &Words<'_>) -> bool {
         || w.has("declined")
         || missing_thing(w)
         || short_of_funds(w)
+        || anothers_space_full(w)
+}
+
+/// The space of someone the request names is full: "Mailbox full: the recipient's
+/// storage quota is exceeded". Another recipient passes; the caller's own account is
+/// not refused.
+fn anothers_space_full(w: &Words<'_>) -> bool {
+    w.any_of(&OTHERS)
+        && (w.near(&["mailbox"], &["full"], 2)
+            || (w.near(&["storage", "mailbox"], &["quota"], 2)
+                && w.any_of(&["exceeded", "exceeds", "full", "reached"])))
 }
 
 /// An input left empty where a value is needed: "'Customer' cannot be empty.", Rails'
@@ -1475,4 +1536,12 @@ pub(super) fn error_reason(reason: &str) -> Option<Recovery> {
         | "LOCATION_TA_POLICY_VIOLATED" => Recovery::Request,
         _ => return None,
     })
+}
+
+/// Whether `text` speaks of a quota or a limit: what a 507 names when the space that is
+/// full is an account's ("quotaLimitReached", "your storage quota is exceeded").
+pub(super) fn names_a_quota(text: &str) -> bool {
+    words(text)
+        .iter()
+        .any(|x| matches!(x.as_str(), "quota" | "quotas" | "limit" | "limits"))
 }
