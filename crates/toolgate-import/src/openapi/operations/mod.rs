@@ -6,7 +6,7 @@
 mod argument;
 mod body;
 mod builder;
-mod deprecation;
+pub(crate) mod deprecation;
 mod parameters;
 mod path;
 mod preview;
@@ -82,6 +82,10 @@ pub struct Tool {
     pub annotations: Map<String, Value>,
     /// Marked `deprecated` in the spec.
     pub deprecated: bool,
+    /// When the spec says the operation goes away, as written (a date-time cut to its
+    /// date): the owner reads it in the comment above the tool, as the model does in its
+    /// description.
+    pub removal: Option<String>,
     /// What the spec names as the replacement, as written.
     pub successor_hint: Option<String>,
     /// Why the tool is weaker than the operation (for a comment above it).
@@ -343,6 +347,7 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
         response_schema,
         annotations: annotations(&raw.method),
         deprecated,
+        removal: deprecation.as_ref().and_then(|d| d.removal.clone()),
         successor_hint,
         notes,
         response_headers,
