@@ -356,13 +356,20 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
     })
 }
 
+/// A `servers` list that says something: an empty one overrides nothing (as the
+/// repeated-prefix check reads it too), so the operation is served from its path's
+/// servers, else from the spec's.
+fn listed(servers: Option<&Value>) -> Option<&Value> {
+    servers.filter(|s| !s.as_array().is_some_and(Vec::is_empty))
+}
+
 /// The operation's own server (`servers` on the operation or its path), when it has
 /// one: an address, or a path (InfluxDB's `""` for `/health`, beside its `/api/v2`)
 /// on the origin the description is served from, which the user gives as the spec's
 /// own relative server's; a server that is neither skips the operation.
 fn server(raw: &RawOperation) -> Result<Option<String>, Skip> {
     let op = &raw.op;
-    let server = match op.get("servers").or(raw.path_servers.as_ref()) {
+    let server = match listed(op.get("servers")).or(listed(raw.path_servers.as_ref())) {
         None => None,
         Some(list) => {
             let url = list
