@@ -184,6 +184,43 @@ fn the_dates_and_reason_a_vendor_extension_gives_are_told_to_the_model() {
 }
 
 #[test]
+fn the_comment_above_a_deprecated_tool_names_its_removal_date() {
+    let (out, _) = import_and_check(&api(
+        "3.0.3",
+        json!({
+            "/classrooms": {"get": {"operationId": "list_classrooms", "deprecated": true,
+                "summary": "List classrooms.",
+                "x-github": {"deprecationDate": "2026-05-22", "removalDate": "2026-08-28T00:00:00Z"},
+                "responses": ok()}},
+            "/rooms": {"get": {"operationId": "list_rooms", "x-sunset": "2027-01-31\nINJECTED: 1",
+                "summary": "List rooms.", "responses": ok()}},
+            "/halls": {"get": {"operationId": "list_halls", "deprecated": true,
+                "summary": "List halls.", "responses": ok()}},
+        }),
+        json!({}),
+    ));
+    assert!(
+        out.yaml
+            .contains("# GET /classrooms — deprecated, to be removed on 2026-08-28\n"),
+        "{}",
+        out.yaml
+    );
+    assert!(
+        out.yaml.contains("# GET /halls — deprecated\n"),
+        "{}",
+        out.yaml
+    );
+    // A removal date is written as the spec gives it, but never as a line of its own.
+    assert!(
+        !out.yaml
+            .lines()
+            .any(|l| l.trim_start().starts_with("INJECTED")),
+        "{}",
+        out.yaml
+    );
+}
+
+#[test]
 fn a_deprecated_parameter_or_member_is_marked_deprecated_for_the_model() {
     let (out, doc) = import_and_check(&api(
         "3.0.3",
@@ -281,6 +318,64 @@ fn a_read_only_member_of_a_form_body_is_no_field_the_model_is_asked_for() {
     assert!(
         takes(&out.yaml, "create_thing", json!({"name": "widget"})),
         "{}",
+        out.yaml
+    );
+}
+
+#[test]
+fn a_parameter_or_member_a_vendor_deprecates_under_its_own_name_is_deprecated_with_its_reason() {
+    let (out, doc) = import_and_check(&api(
+        "3.0.3",
+        json!({"/payments": {"post": {"operationId": "create_payment",
+            "parameters": [
+                {"name": "location_id", "in": "query", "x-is-deprecated": true, "schema": {"type": "string"}},
+                {"name": "cursor", "in": "query", "schema": {"type": "string"}},
+            ],
+            "requestBody": {"required": true, "content": {"application/json": {"schema": {
+                "type": "object", "properties": {
+                    "amount": {"type": "integer"},
+                    "shopperIP": {"type": "string", "description": "The shopper's IP address.",
+                        "deprecated": true, "x-deprecatedInVersion": "68",
+                        "x-deprecatedMessage": "Use `deviceIP` instead."},
+                    "top_k": {"type": "integer", "deprecated": true,
+                        "x-stainless-deprecation-message": "Ignored by newer models."},
+                    "levels": {"type": "string", "enum": ["low", "high"],
+                        "x-enumDeprecated": [false, true]}}}}}},
+            "responses": ok()}}}),
+        json!({}),
+    ));
+    let props = &doc["tools"]["create_payment"]["input_schema"]["properties"];
+    assert_eq!(props["location_id"]["deprecated"], true, "{}", out.yaml);
+    assert_eq!(props["cursor"].get("deprecated"), None, "{}", out.yaml);
+    let body = &props["body"]["properties"];
+    assert_eq!(
+        body["shopperIP"]["description"],
+        "The shopper's IP address. Deprecated since version 68: Use `deviceIP` instead.",
+        "{}",
+        out.yaml
+    );
+    assert_eq!(
+        body["top_k"]["description"], "Deprecated: Ignored by newer models.",
+        "{}",
+        out.yaml
+    );
+    // A list saying which enum values are deprecated does not deprecate the member.
+    assert_eq!(body["levels"].get("deprecated"), None, "{}", out.yaml);
+}
+
+#[test]
+fn an_operation_deprecated_in_a_version_is_told_the_version_and_the_vendors_reason() {
+    let (out, doc) = import_and_check(&api(
+        "3.0.3",
+        json!({"/payments/details": {"post": {"operationId": "payment_details", "deprecated": true,
+            "x-deprecatedInVersion": "68", "x-deprecatedMessage": "Use /v2/payments/details instead.",
+            "summary": "Submit details.", "responses": ok()}}}),
+        json!({}),
+    ));
+    let d = description(&doc, "payment_details");
+    assert!(
+        d.starts_with("DEPRECATED: the API marks this operation deprecated since version 68; prefer its replacement. Use /v2/payments/details instead."),
+        "{d}\n{}",
         out.yaml
     );
 }

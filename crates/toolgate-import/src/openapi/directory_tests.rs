@@ -142,6 +142,28 @@ fn two_servers_on_one_host_get_two_dependencies() {
 }
 
 #[test]
+fn an_empty_list_of_servers_on_a_path_or_an_operation_leaves_the_next_servers_in_force() {
+    let paths = json!({
+        "/a": {"servers": [{"url": "https://files.example.com"}],
+               "get": {"operationId": "a", "servers": [],
+                       "responses": {"204": {"description": "none"}}}},
+        "/b": {"servers": [],
+               "get": {"operationId": "b", "responses": {"204": {"description": "none"}}}},
+    });
+    let (out, doc) = import_and_check(&spec(json!([{"url": "https://api.example.com"}]), paths));
+    let deps = doc["dependencies"].as_object().unwrap();
+    assert_eq!(doc["tools"]["b"]["dependency"], "dir", "{}", out.yaml);
+    let a = doc["tools"]["a"]["dependency"].as_str().unwrap();
+    assert_eq!(
+        deps[a]["base_url"], "https://files.example.com",
+        "{}",
+        out.yaml
+    );
+    // No origin left for the operator to fill: every server is known.
+    assert!(!out.yaml.contains("_ORIGIN"), "{}", out.yaml);
+}
+
+#[test]
 fn names_that_are_not_http_tokens_are_not_sent() {
     let mut s = spec(
         json!([{"url": "https://api.example.com"}]),

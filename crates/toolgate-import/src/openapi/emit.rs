@@ -882,15 +882,12 @@ pub fn config_with(imp: &Imported, versions: &[(String, String)], kept: &Kept) -
     }
     let mut input_defs = InputDefs::count(&imp.tools);
     for t in &imp.tools {
-        out.push_str(&comment(
-            &format!(
-                "{} {}{}",
-                t.method,
-                t.path,
-                if t.deprecated { " — deprecated" } else { "" }
-            ),
-            "  ",
-        ));
+        let end = match (t.deprecated, &t.removal) {
+            (true, Some(date)) => format!(" — deprecated, to be removed on {date}"),
+            (true, None) => " — deprecated".to_string(),
+            (false, _) => String::new(),
+        };
+        out.push_str(&comment(&format!("{} {}{end}", t.method, t.path), "  "));
         for n in &t.notes {
             out.push_str(&comment(n, "  "));
         }

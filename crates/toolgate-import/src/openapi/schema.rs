@@ -449,25 +449,13 @@ impl<'a> Converter<'a> {
             }
         }
         // A deprecated member, as the standard says it or a vendor does (`x-deprecated:
-        // true`, or the sentence saying what replaces it): the model is told, so it
-        // prefers the replacement.
-        let (flagged, sentence) = match s.get("x-deprecated") {
-            Some(Value::Bool(true)) => (true, None),
-            Some(Value::String(t)) if !t.trim().is_empty() && t.trim() != "false" => {
-                (true, Some(t.as_str()))
-            }
-            _ => (false, None),
-        };
-        if flagged || s.get("deprecated") == Some(&Value::Bool(true)) {
+        // true`, `x-is-deprecated`, a version it was deprecated in, the sentence saying
+        // what replaces it): the model is told, so it prefers the replacement.
+        if let Some(d) = super::operations::deprecation::of_map(s) {
             out.insert("deprecated".into(), Value::Bool(true));
-        }
-        if let Some(t) = sentence.filter(|t| t.trim() != "true") {
-            let said = super::text::trim_text(&format!("Deprecated: {t}"), 300);
-            let text = match out.get("description").and_then(Value::as_str) {
-                Some(d) => format!("{d} {said}"),
-                None => said,
-            };
-            out.insert("description".into(), Value::String(text));
+            if let Some(said) = d.member_sentence() {
+                append_description(out, &said);
+            }
         }
     }
 
@@ -1177,3 +1165,16 @@ fn with_null(schema: Value) -> Value {
 
 #[cfg(test)]
 mod tests;
+
+/// Adds a sentence after a converted schema's description (or as it), the whole kept
+/// as short as descriptions are.
+pub(crate) fn append_description(out: &mut Map<String, Value>, said: &str) {
+    let text = match out.get("description").and_then(Value::as_str) {
+        Some(d) => format!("{d} {said}"),
+        None => said.to_string(),
+    };
+    out.insert(
+        "description".into(),
+        Value::String(super::text::trim_text(&text, 600)),
+    );
+}

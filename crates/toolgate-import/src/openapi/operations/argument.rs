@@ -26,17 +26,17 @@ impl Builder<'_> {
             m.entry("description")
                 .or_insert_with(|| Value::String(trim_text(d, 300)));
         }
-        // A deprecated parameter is still sent when given; the model is told to avoid it.
-        // A vendor writes `x-deprecated: true`, or the sentence saying what replaces it.
-        let vendor_deprecated = match p.get("x-deprecated") {
-            Some(Value::Bool(b)) => *b,
-            Some(Value::String(t)) => !t.trim().is_empty() && t.trim() != "false",
-            _ => false,
-        };
-        if let Value::Object(m) = &mut schema
-            && (p.get("deprecated") == Some(&Value::Bool(true)) || vendor_deprecated)
-        {
+        // A deprecated parameter is still sent when given; the model is told to avoid it,
+        // and what the vendor says replaces it (`x-deprecated: "Use cursor"`,
+        // `x-is-deprecated: true`, `x-deprecatedMessage`), read as an operation's is.
+        if let (Value::Object(m), Some(d)) = (
+            &mut schema,
+            p.as_object().and_then(super::deprecation::of_map),
+        ) {
             m.insert("deprecated".into(), Value::Bool(true));
+            if let Some(said) = d.member_sentence() {
+                crate::openapi::schema::append_description(m, &said);
+            }
         }
         let placeholder = Value::String(format!("{{{arg}}}"));
         // Weatherbit declares `lat` of `/alerts?lat={lat}` as a path parameter: it

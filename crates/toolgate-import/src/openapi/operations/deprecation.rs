@@ -5,7 +5,10 @@
 //! a vendor's catch-all object (`x-github: {deprecationDate, removalDate}`), or a
 //! removal date alone (`x-sunset: 2025-06-30`). They are read by their shape, not by
 //! the vendor: an `x-` member whose name speaks of deprecation, sunset or removal, and
-//! the date members of any `x-` object.
+//! the date members of any `x-` object. Parameters and schema members are read the same
+//! way: vendors flag them (`x-is-deprecated: true`), date them by version
+//! (`x-deprecatedInVersion: "68"`) and say what replaces them
+//! (`x-deprecatedMessage`, `x-stainless-deprecation-message`) under names of their own.
 
 use serde_json::{Map, Value};
 
@@ -16,6 +19,8 @@ pub struct Deprecation {
     pub since: Option<String>,
     /// When it is to be removed, as written (a date-time cut to its date).
     pub removal: Option<String>,
+    /// The API version it was deprecated in (`x-deprecatedInVersion: "68"`), as written.
+    pub version: Option<String>,
     /// A vendor's own sentence about it (what replaces it, what stops working).
     pub note: Option<String>,
 }
@@ -26,7 +31,12 @@ const MAX_NOTE: usize = 300;
 
 /// The operation's deprecation, when `deprecated: true` or a vendor extension says it.
 pub fn of(op: &Value) -> Option<Deprecation> {
-    let op = op.as_object()?;
+    of_map(op.as_object()?)
+}
+
+/// The deprecation of an operation, a parameter or a schema member, when `deprecated:
+/// true` or a vendor extension says it.
+pub fn of_map(op: &Map<String, Value>) -> Option<Deprecation> {
     let mut found = op.get("deprecated") == Some(&Value::Bool(true));
     let mut d = Deprecation::default();
     for (key, value) in op.iter().filter(|(k, _)| k.starts_with("x-")) {
@@ -34,6 +44,14 @@ pub fn of(op: &Value) -> Option<Deprecation> {
         if name.contains("deprecat") {
             match value {
                 Value::Bool(b) => found |= *b,
+                // A version number says when, not why: `x-deprecatedInVersion: "68"`
+                // beside `x-deprecatedMessage: "Use X instead."`.
+                Value::String(s) if name.contains("version") => {
+                    if let Some(v) = date(s) {
+                        found = true;
+                        d.version.get_or_insert(v);
+                    }
+                }
                 Value::String(s) if !is_false(s) && !s.trim().is_empty() => {
                     found = true;
                     keep_note(&mut d, s);
@@ -137,14 +155,36 @@ fn date(s: &str) -> Option<String> {
 }
 
 impl Deprecation {
-    /// The sentence that opens the tool's description.
-    pub fn sentence(&self) -> String {
-        let dates = match (&self.since, &self.removal) {
-            (Some(s), Some(r)) => format!(" since {s}, to be removed on {r}"),
-            (Some(s), None) => format!(" since {s}"),
-            (None, Some(r)) => format!(", to be removed on {r}"),
+    /// When it was deprecated and goes away, as a clause (` since version 68, to be
+    /// removed on 2026-08-28`); empty when the description says neither.
+    fn dates(&self) -> String {
+        let since = match (&self.since, &self.version) {
+            (Some(s), _) => format!(" since {s}"),
+            (None, Some(v)) => format!(" since version {v}"),
             (None, None) => String::new(),
         };
+        match (since.is_empty(), &self.removal) {
+            (false, Some(r)) => format!("{since}, to be removed on {r}"),
+            (true, Some(r)) => format!(", to be removed on {r}"),
+            (_, None) => since,
+        }
+    }
+
+    /// What the model reads after a deprecated parameter's or member's description
+    /// (`Deprecated since version 68: use X instead.`); `None` when the description
+    /// says no more than the flag, which the schema's `deprecated: true` already tells.
+    pub fn member_sentence(&self) -> Option<String> {
+        let dates = self.dates();
+        match self.note.as_deref().filter(|n| !n.trim().is_empty()) {
+            Some(n) => Some(format!("Deprecated{dates}: {n}")),
+            None if dates.is_empty() => None,
+            None => Some(format!("Deprecated{dates}.")),
+        }
+    }
+
+    /// The sentence that opens the tool's description.
+    pub fn sentence(&self) -> String {
+        let dates = self.dates();
         let note = self
             .note
             .as_deref()

@@ -6,7 +6,7 @@
 mod argument;
 mod body;
 mod builder;
-mod deprecation;
+pub(crate) mod deprecation;
 mod parameters;
 mod path;
 mod preview;
@@ -82,6 +82,10 @@ pub struct Tool {
     pub annotations: Map<String, Value>,
     /// Marked `deprecated` in the spec.
     pub deprecated: bool,
+    /// When the spec says the operation goes away, as written (a date-time cut to its
+    /// date): the owner reads it in the comment above the tool, as the model does in its
+    /// description.
+    pub removal: Option<String>,
     /// What the spec names as the replacement, as written.
     pub successor_hint: Option<String>,
     /// Why the tool is weaker than the operation (for a comment above it).
@@ -343,6 +347,7 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
         response_schema,
         annotations: annotations(&raw.method),
         deprecated,
+        removal: deprecation.as_ref().and_then(|d| d.removal.clone()),
         successor_hint,
         notes,
         response_headers,
@@ -351,13 +356,20 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
     })
 }
 
+/// A `servers` list that says something: an empty one overrides nothing (as the
+/// repeated-prefix check reads it too), so the operation is served from its path's
+/// servers, else from the spec's.
+fn listed(servers: Option<&Value>) -> Option<&Value> {
+    servers.filter(|s| !s.as_array().is_some_and(Vec::is_empty))
+}
+
 /// The operation's own server (`servers` on the operation or its path), when it has
 /// one: an address, or a path (InfluxDB's `""` for `/health`, beside its `/api/v2`)
 /// on the origin the description is served from, which the user gives as the spec's
 /// own relative server's; a server that is neither skips the operation.
 fn server(raw: &RawOperation) -> Result<Option<String>, Skip> {
     let op = &raw.op;
-    let server = match op.get("servers").or(raw.path_servers.as_ref()) {
+    let server = match listed(op.get("servers")).or(listed(raw.path_servers.as_ref())) {
         None => None,
         Some(list) => {
             let url = list

@@ -70,6 +70,7 @@ fn the_sentence_says_the_dates_and_the_vendors_note() {
         since: Some("2026-05-22".into()),
         removal: Some("2026-08-28".into()),
         note: Some("Use the v2 API".into()),
+        ..Deprecation::default()
     };
     assert_eq!(
         dated.sentence(),
@@ -84,4 +85,24 @@ fn hostile_extension_values_give_bounded_text() {
         .unwrap();
     assert_eq!(d.removal, None, "not a date");
     assert!(d.note.unwrap().len() <= MAX_NOTE + 4);
+}
+
+#[test]
+fn a_version_the_vendor_deprecated_it_in_is_a_when_not_a_reason() {
+    let d = of(&json!({"deprecated": true, "x-deprecatedInVersion": "68",
+        "x-deprecatedMessage": "Use /v2/payments instead."}))
+    .unwrap();
+    assert_eq!(d.version.as_deref(), Some("68"));
+    assert_eq!(d.note.as_deref(), Some("Use /v2/payments instead."));
+    assert_eq!(
+        d.member_sentence().as_deref(),
+        Some("Deprecated since version 68: Use /v2/payments instead.")
+    );
+}
+
+#[test]
+fn a_flag_alone_adds_no_sentence_to_a_member() {
+    let d = of(&json!({"x-is-deprecated": true})).unwrap();
+    assert_eq!(d.member_sentence(), None);
+    assert_eq!(of(&json!({"x-enumDeprecated": [false, true]})), None);
 }
