@@ -91,11 +91,32 @@ pub struct ReaderHandle {
 struct Open {
     closed: AtomicBool,
     subscribed: AtomicBool,
-    /// The fronted servers the session's newest request may use, by name; `None`:
-    /// every server. A session continues with whatever token each request carries, so
-    /// a subscription made with one token must not outlive that token's reach: a
-    /// resource's updates go to the session only while this names its server.
-    usable: Mutex<Option<Arc<[String]>>>,
+    /// Which fronted servers the session's newest request may use; `None`: every
+    /// server. A session continues with whatever token each request carries, so a
+    /// subscription made with one token must not outlive that token's reach: a
+    /// resource's updates go to the session only while this lets it use the server.
+    reach: Mutex<Option<Arc<dyn Reach>>>,
+}
+
+/// Which fronted servers a session may use, asked each time a resource's update is to
+/// be delivered. An implementation that keeps what the reach was worked out *from* (the
+/// agent's name, the token's scopes) and asks the config in force, rather than a list
+/// worked out once, is narrowed by a reload at once: an agent whose tools or servers a
+/// reload took away hears no more of their resources, whether or not its session sends
+/// another request.
+pub trait Reach: Send + Sync + std::fmt::Debug {
+    /// Whether the session may use the fronted server named `server`.
+    fn may_use(&self, server: &str) -> bool;
+}
+
+/// A reach fixed as a list of server names.
+#[derive(Debug)]
+pub struct Listed(pub Arc<[String]>);
+
+impl Reach for Listed {
+    fn may_use(&self, server: &str) -> bool {
+        self.0.iter().any(|n| n == server)
+    }
 }
 
 /// Counts the closings of sessions that had subscribed to a resource, so that the
@@ -178,12 +199,18 @@ impl Reader {
             .is_some_and(|o| o.subscribed.load(Ordering::SeqCst))
     }
 
-    /// Notes the fronted servers the session's newest request may use (`None`: every
-    /// one): its agent's policy and its token's scopes as they are now, which a token
-    /// stepped down to fewer scopes narrows.
+    /// Notes the fronted servers the session's newest request may use, as a fixed list
+    /// (`None`: every one). See [`Reader::note_reach`] for a reach a reload narrows.
     pub fn note_usable(&self, servers: Option<Arc<[String]>>) {
+        self.note_reach(servers.map(|s| Arc::new(Listed(s)) as Arc<dyn Reach>));
+    }
+
+    /// Notes how far the session's newest request reaches (`None`: every server): its
+    /// agent and its token's scopes as they are now, which a token stepped down to
+    /// fewer scopes narrows, and which the reach reads against the config in force.
+    pub fn note_reach(&self, reach: Option<Arc<dyn Reach>>) {
         if let Some(open) = self.open.upgrade() {
-            *lock(&open.usable) = servers;
+            *lock(&open.reach) = reach;
         }
     }
 
@@ -192,9 +219,10 @@ impl Reader {
     /// use none.
     pub fn may_use(&self, server: &str) -> bool {
         self.open.upgrade().is_some_and(|o| {
-            lock(&o.usable)
-                .as_ref()
-                .is_none_or(|names| names.iter().any(|n| n == server))
+            // Cloned out, so the reach's own work (it may read the config in force)
+            // runs without the session's lock held.
+            let reach = lock(&o.reach).clone();
+            reach.is_none_or(|r| r.may_use(server))
         })
     }
 }

@@ -44,6 +44,17 @@ const MAX_RETRY: Duration = Duration::from_secs(60);
 /// server ending each stream after one event with `retry: 0` would otherwise have
 /// the client open streams as fast as it can (hundreds a second).
 const MIN_RETRY: Duration = Duration::from_millis(250);
+/// What the stream of server-initiated messages outside any request (the standalone
+/// GET stream, a `subscriptions/listen`) may carry in one [`STREAM_WINDOW`], in bytes
+/// of any kind — events, comments, fields nobody reads. That stream has no deadline,
+/// so without this a server writing to it as fast as it can (keep-alive comments,
+/// notifications the event channel drops anyway) keeps the gateway reading and
+/// parsing for as long as the connection lasts. Past it the stream is closed and not
+/// opened again before the window ends. A server's own notifications are a few
+/// hundred bytes each: this is thousands a second, sustained for a minute.
+pub const STREAM_BYTES_PER_WINDOW: usize = 16 << 20;
+/// The window [`STREAM_BYTES_PER_WINDOW`] is counted over.
+const STREAM_WINDOW: Duration = Duration::from_secs(60);
 
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Session {
@@ -930,6 +941,7 @@ async fn listen(weak: Weak<Inner>, closed: CancellationToken, epoch: u64, how: L
         parser: None,
         seen: SeenIds::default(),
         relisten,
+        read: StreamBudget::default(),
     };
     loop {
         let (request, session, max) = match listener.request(&mut state) {
@@ -961,7 +973,8 @@ async fn listen(weak: Weak<Inner>, closed: CancellationToken, epoch: u64, how: L
             .and_then(|p| p.retry)
             .filter(|_| delivered)
             .unwrap_or(state.backoff)
-            .clamp(MIN_RETRY, MAX_RETRY);
+            .clamp(MIN_RETRY, MAX_RETRY)
+            .max(state.read.closed_for(tokio::time::Instant::now()));
         tokio::select! {
             _ = listener.closed.cancelled() => return,
             _ = tokio::time::sleep(wait) => {}
@@ -985,6 +998,42 @@ struct ListenState {
     parser: Option<SseParser>,
     seen: SeenIds,
     relisten: Option<watch::Receiver<u64>>,
+    /// The bytes read in the current window, across openings: a server cannot start
+    /// its count over by ending the stream.
+    read: StreamBudget,
+}
+
+/// The bytes the stream outside any request carried in the current window.
+#[derive(Debug, Default)]
+struct StreamBudget {
+    started: Option<tokio::time::Instant>,
+    bytes: usize,
+}
+
+impl StreamBudget {
+    /// Counts `n` bytes read at `now`; `false` once the window's budget is spent.
+    fn take(&mut self, n: usize, now: tokio::time::Instant) -> bool {
+        if self
+            .started
+            .is_none_or(|s| now.saturating_duration_since(s) >= STREAM_WINDOW)
+        {
+            self.started = Some(now);
+            self.bytes = 0;
+        }
+        self.bytes = self.bytes.saturating_add(n);
+        self.bytes <= STREAM_BYTES_PER_WINDOW
+    }
+
+    /// How long the stream stays closed from `now`: until the window ends, once its
+    /// budget is spent.
+    fn closed_for(&self, now: tokio::time::Instant) -> Duration {
+        match self.started {
+            Some(s) if self.bytes > STREAM_BYTES_PER_WINDOW => {
+                (s + STREAM_WINDOW).saturating_duration_since(now)
+            }
+            _ => Duration::ZERO,
+        }
+    }
 }
 
 /// Why no request for the stream is sent now.
@@ -1168,6 +1217,24 @@ impl Listener {
                 chunk = response.chunk() => chunk,
             };
             let Ok(Some(chunk)) = chunk else { break };
+            if !state.read.take(chunk.len(), tokio::time::Instant::now()) {
+                if let Some(inner) = self.weak.upgrade() {
+                    let detail = format!(
+                        "it wrote more than {} MiB to its stream of messages outside any request within {} s; the stream is closed until the period ends",
+                        STREAM_BYTES_PER_WINDOW >> 20,
+                        STREAM_WINDOW.as_secs()
+                    );
+                    tracing::warn!(server = %inner.name, "an MCP server {detail}");
+                    inner.emit(Event::Misbehaving {
+                        detail,
+                        shed: inner.server_requests.stats().shed,
+                    });
+                }
+                // The events read so far stay delivered; what is unread is dropped
+                // with the connection.
+                state.parser = Some(p);
+                return Attempt::Retry { delivered: false };
+            }
             let Ok(events) = p.feed(&chunk) else {
                 tracing::warn!(
                     "an event on the standalone stream exceeded the size limit; reconnecting"

@@ -134,7 +134,8 @@ pub enum IncidentKind {
     /// An upstream MCP server's live tool definition differs from its pin.
     DefinitionDrift,
     /// An upstream MCP server floods toolgate with requests of its own (ping, sampling,
-    /// elicitation) beyond what one connection may have in flight: the excess is shed.
+    /// elicitation) beyond what one connection may have in flight, or with more than its
+    /// stream of messages outside any request may carry in a minute: the excess is shed.
     UpstreamMisbehaving,
 }
 

@@ -25,10 +25,11 @@ impl Fronted {
         self.spec.exposed_name("*")
     }
 
-    /// The server sends more requests of its own than one connection may have in flight:
+    /// The server sends more requests of its own than one connection may have in flight,
+    /// or more than its stream of messages outside any request may carry in a minute:
     /// one incident for its owner (repeat reports are sightings of it), and a log line.
     pub(super) fn report_flood(&self, gateway: &dyn Host, detail: &str, shed: u64) {
-        tracing::warn!(server = %self.spec.name, owner = %self.spec.owner, shed, %detail, "the MCP server floods toolgate with requests; the excess is shed");
+        tracing::warn!(server = %self.spec.name, owner = %self.spec.owner, shed, %detail, "the MCP server floods toolgate; the excess is shed");
         let incidents = gateway.incidents();
         let key = self.spec.exposed_name("*");
         if incidents.sighting(IncidentKind::UpstreamMisbehaving, &key, "flood") {
@@ -41,7 +42,7 @@ impl Fronted {
             owner: self.spec.owner.clone(),
             fingerprint: "flood".into(),
             title: format!(
-                "MCP server {} floods toolgate with requests of its own; the excess is shed",
+                "MCP server {} floods toolgate with requests or messages of its own; the excess is shed",
                 self.spec.name
             ),
             detail: json!({ "server": self.spec.name, "shed": shed, "detail": detail }),

@@ -67,9 +67,22 @@ pub struct Asker {
     /// server's questions during the request count against its share of the server's
     /// slots (`gateway.server_request_share`).
     pub agent: Option<Arc<str>>,
+    /// How far the caller's session reaches from now on, read against the config in
+    /// force whenever an update of a resource it subscribed to is delivered (a reload
+    /// narrows it at once); `None`: what `servers` lists.
+    pub reach: Option<Arc<dyn crate::broadcast::Reach>>,
 }
 
 impl Asker {
+    /// The reach a subscription of this request leaves its session with.
+    fn session_reach(&self) -> Option<Arc<dyn crate::broadcast::Reach>> {
+        self.reach.clone().or_else(|| {
+            self.servers
+                .clone()
+                .map(|s| Arc::new(crate::broadcast::Listed(s)) as Arc<dyn crate::broadcast::Reach>)
+        })
+    }
+
     fn may_use(&self, server: &Fronted) -> bool {
         self.servers
             .as_ref()
@@ -829,7 +842,7 @@ async fn subscribe(
     let (answer, server) = answer;
     // What this request may use is the session's reach from now on: its updates stop
     // when a later request of the session may no longer use the server.
-    reader.note_usable(asker.servers.clone());
+    reader.note_reach(asker.session_reach());
     server.add_subscriber(uri, reader).map_err(|e| RpcError {
         code: codes::INTERNAL_ERROR,
         message: e,

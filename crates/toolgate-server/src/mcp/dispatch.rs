@@ -32,6 +32,7 @@ use super::envelope::{Era, EraRefusal, Meta, Params};
 pub use super::envelope::{INLINE_VERSION, META_CAPABILITIES, META_VERSION, is_supported};
 use super::listen::{self, Wanted};
 
+mod reach;
 mod scopes;
 pub use scopes::StepUp;
 
@@ -355,43 +356,51 @@ impl Server {
         built
     }
 
-    /// The fronted servers the caller may use: those with a tool its agent may call,
-    /// and whose `mcp_servers.<name>.scopes` its token grants (`None`: every server, for
-    /// a caller without a tool policy when no server needs a scope). An agent kept from
-    /// all of a server's tools is kept from its prompts, resources and completions too:
-    /// they are the same upstream's, reached with the same credentials.
+    /// The fronted servers the caller may use (see [`reach::usable_servers`]).
     fn usable_servers(&self, outbound: &Outbound) -> Option<Arc<[String]>> {
-        let gateway = self.gateway();
-        let scopes = &gateway.config().scopes;
-        let agent = outbound
-            .agent()
-            .filter(|a| a.tools.is_some() || !a.deny.is_empty());
-        if agent.is_none() && scopes.servers.is_empty() {
-            return None;
-        }
-        let mut names: Vec<String> = match agent {
-            Some(agent) => gateway
-                .routes()
-                .values()
-                .filter(|r| agent.may_call(&r.spec.name))
-                .filter_map(|r| r.server().map(str::to_owned))
-                .collect(),
-            None => gateway.config().mcp_servers.keys().cloned().collect(),
-        };
-        names.retain(|s| toolgate_auth::grants_all(outbound.scopes(), scopes.of_server(s)));
-        names.sort_unstable();
-        names.dedup();
-        Some(names.into())
+        reach::usable_servers(
+            &self.gateway(),
+            outbound.agent().map(AsRef::as_ref),
+            outbound.scopes(),
+        )
     }
 
-    /// Notes, for a session that subscribed to resources, which fronted servers its
-    /// newest request may use: its token may have stepped down to fewer scopes since it
-    /// subscribed, and updates of a server's resources reach it only while it may use
-    /// that server. A session that never subscribed costs one atomic load.
-    fn note_reach(&self, outbound: &Outbound) {
-        if let Some(reader) = outbound.reader().filter(|r| r.has_subscribed()) {
-            reader.note_usable(self.usable_servers(outbound));
+    /// The reach of a caller of `agent` whose token grants `scopes`, read against the
+    /// config in force whenever it is asked (a reload narrows it at once).
+    pub(crate) fn reach_of(
+        &self,
+        agent: Option<&toolgate_config::AgentSpec>,
+        scopes: Option<&toolgate_auth::Granted>,
+    ) -> Arc<dyn toolgate_engine::broadcast::Reach> {
+        Arc::new(reach::SessionReach::new(
+            self.current.clone(),
+            agent,
+            scopes.cloned(),
+        ))
+    }
+
+    /// Notes, for a session that subscribed to resources, how far its newest request
+    /// reaches — an HTTP request's, or a GET stream's it opened again: its token may
+    /// have stepped down to fewer scopes since it subscribed, and updates of a server's
+    /// resources reach it only while it may use that server. A session that never
+    /// subscribed costs one atomic load.
+    pub(crate) fn note_reach_of(
+        &self,
+        reader: Option<toolgate_engine::broadcast::Reader>,
+        agent: Option<&toolgate_config::AgentSpec>,
+        scopes: Option<&toolgate_auth::Granted>,
+    ) {
+        if let Some(reader) = reader.filter(|r| r.has_subscribed()) {
+            reader.note_reach(Some(self.reach_of(agent, scopes)));
         }
+    }
+
+    fn note_reach(&self, outbound: &Outbound) {
+        self.note_reach_of(
+            outbound.reader(),
+            outbound.agent().map(AsRef::as_ref),
+            outbound.scopes(),
+        );
     }
 
     /// Notifications to every connected client (`notifications/tools/list_changed`, …):
@@ -540,6 +549,7 @@ impl Server {
                 reader: Some(reader.reader()),
                 servers: self.usable_servers(outbound),
                 agent: outbound.agent().map(|a| Arc::from(a.name.as_str())),
+                reach: Some(self.reach_of(outbound.agent().map(AsRef::as_ref), outbound.scopes())),
             };
             let mut kept = Vec::with_capacity(honoured.uris.len());
             for uri in std::mem::take(&mut honoured.uris) {
@@ -788,6 +798,9 @@ impl Server {
             reader: outbound.reader(),
             servers: self.usable_servers(outbound),
             agent: outbound.agent().map(|a| Arc::from(a.name.as_str())),
+            reach: outbound
+                .reader()
+                .map(|_| self.reach_of(outbound.agent().map(AsRef::as_ref), outbound.scopes())),
         };
         let gateway = self.gateway();
         match toolgate_engine::fronting::passthrough::forward(

@@ -403,6 +403,11 @@ impl SessionLink {
         self.reader.id()
     }
 
+    /// The session as a reader of notifications, as others keep it.
+    pub(crate) fn notification_reader(&self) -> toolgate_engine::broadcast::Reader {
+        self.reader.reader()
+    }
+
     /// Records the capabilities from the client's `initialize` (the first one counts).
     pub(crate) fn set_capabilities(&self, capabilities: Value) {
         let _ = self.capabilities.set(capabilities);

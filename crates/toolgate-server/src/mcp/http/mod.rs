@@ -22,6 +22,8 @@ mod session_share;
 pub mod stream;
 #[cfg(test)]
 mod tests_relay;
+#[cfg(test)]
+mod tests_stream_reach;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -124,10 +126,11 @@ impl Mcp {
 /// The `/mcp` endpoint.
 pub async fn handle(State(mcp): State<Arc<Mcp>>, request: Request) -> Response {
     // A session is served to the caller that opened it only.
-    let owner = Owner::of(request.extensions().get::<toolgate_auth::Identity>());
+    let identity = request.extensions().get::<toolgate_auth::Identity>();
+    let owner = Owner::of(identity);
     let answered = match *request.method() {
         Method::POST => post(&mcp, request, &owner).await,
-        Method::GET => get(&mcp, request.headers(), &owner),
+        Method::GET => get(&mcp, request.headers(), &owner, identity),
         Method::DELETE => delete(&mcp, request.headers(), &owner),
         _ => Err(Refusal::MethodNotAllowed),
     };
@@ -742,7 +745,12 @@ pub fn too_large(max: usize) -> Response {
     Refusal::TooLarge { max }.into_response()
 }
 
-fn get(mcp: &Mcp, headers: &HeaderMap, owner: &Owner) -> Result<Response, Refusal> {
+fn get(
+    mcp: &Mcp,
+    headers: &HeaderMap,
+    owner: &Owner,
+    identity: Option<&toolgate_auth::Identity>,
+) -> Result<Response, Refusal> {
     let ranges = accepted(headers);
     if !accepts(&ranges, "text/event-stream") {
         return Err(Refusal::NotAcceptable(
@@ -760,6 +768,13 @@ fn get(mcp: &Mcp, headers: &HeaderMap, owner: &Owner) -> Result<Response, Refusa
         .resume(sid, owner)
         .map_err(|missing| mcp.missing(missing))?;
     let prime = negotiated.as_str() >= stream::PRIMING_VERSION;
+    // The stream is a request of the session like any other: a token stepped down to
+    // fewer scopes narrows what the session hears of from now on, as a POST's would.
+    mcp.server.note_reach_of(
+        Some(link.notification_reader()),
+        identity.and_then(|i| i.agent.as_deref()),
+        identity.and_then(|i| i.scopes.as_ref()),
+    );
     // A resume replays the broadcasts after the client's last event; an id this server
     // did not write (another stream's, or garbage) gets a fresh stream.
     let after = header(headers, LAST_EVENT_ID).and_then(|v| {
