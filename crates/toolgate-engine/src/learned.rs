@@ -11,7 +11,9 @@
 //!   from [`toolgate_contract::ABSENT_RESPONSES`] responses in a row that reach its place
 //!   ([`Absences`]: twenty responses cannot tell a member always sent from one sent
 //!   nearly always; an empty list says nothing about its items' members; a member seen
-//!   coming back waits longer, by its own gaps). While an absence is open each body is
+//!   coming back waits longer, by its own gaps, and once a member came back after its
+//!   absence was reported, every member must be missing longer than that, and the drift
+//!   incident's resolution says so ([`why_it_holds`])). While an absence is open each body is
 //!   read into a tree once, for the check and the absences alike. The
 //!   streaks are this replica's own, kept beside the enforced contract, so a reset or a
 //!   reload from a pin starts them from zero;
@@ -485,9 +487,24 @@ pub fn why_it_holds(slot: &OnceLock<Arc<LearnedState>>) -> String {
     if returned.is_empty() {
         return HOLDS.to_owned();
     }
+    // Paths were learned from every caller's responses: one that reads as data used as
+    // a key (an e-mail, a file name) is described without it, as in drift notes.
     let members: Vec<String> = returned
         .iter()
-        .map(|r| format!("`{}` after {} responses without it", r.path, r.missing))
+        .map(|r| {
+            let name = if crate::explain::names_a_field(&r.path) {
+                let clean: String = r
+                    .path
+                    .chars()
+                    .filter(|c| !c.is_control())
+                    .take(120)
+                    .collect();
+                format!("`{clean}`")
+            } else {
+                "a learned field".to_owned()
+            };
+            format!("{name} after {} responses without it", r.missing)
+        })
         .collect();
     format!(
         "{HOLDS}: sent again, {} — left out at times by the upstream, not removed; \
