@@ -22,7 +22,15 @@
 //!   absence is drift only once it is longer than the member's own absences make likely
 //!   (see `Record::needed`: left out of one response at a time five times, it waits for
 //!   7 in a row), so a member usually present is not reported as renamed or dropped for
-//!   the gaps it has always had, while one gone for good is still reported.
+//!   the gaps it has always had, while one gone for good is still reported;
+//! - a member that comes back after its absence was reported was not removed: twenty
+//!   responses never showed the upstream leaving it out. Its absence is withdrawn (the
+//!   caller hears of it through [`Absences::take_returned`], to tell the owner) and counts
+//!   as one of its gaps, and an upstream that left a member out for a stretch and sent it
+//!   again may do so with any member: from then on, any member's absence is drift only
+//!   once it is longer than the longest absence a member of this contract came back from
+//!   (at most [`LONGEST_HOLD`] responses), so each stretch is reported once, not once per
+//!   member, while a member gone for good is still reported.
 //!
 //! Only absences wait: a type change, anything the validator flags beside a missing or
 //! `null` member, is drift at once — except a string written as the object it names (an
@@ -43,6 +51,11 @@ pub const ABSENT_RESPONSES: u32 = 3;
 /// Responses in a row a member known to come back is waited for at most: past it, any
 /// record says the member is gone.
 const LONGEST_WAIT: u32 = 30;
+
+/// Responses in a row an absence is held back at most because some member of the
+/// contract came back after being missing that long: past it, a member is reported
+/// however long the stretches the upstream left members out for.
+const LONGEST_HOLD: u32 = 2 * LONGEST_WAIT;
 
 /// A member that came back is left out again and again, and each of its absences could
 /// page its owner: it must be missing until one of its absences in this many would have
@@ -71,6 +84,16 @@ struct Record {
     back: u32,
 }
 
+/// A member that came back after its absence had been reported as drift: it was not
+/// removed, and the report is withdrawn.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Returned {
+    /// The member's path (`results[].snippet`).
+    pub path: String,
+    /// Responses in a row it was missing from.
+    pub missing: u32,
+}
+
 impl Record {
     /// Responses in a row it must be missing from before its absence is drift. A member
     /// never seen coming back waits [`ABSENT_RESPONSES`]: the twenty responses it was
@@ -82,7 +105,17 @@ impl Record {
     /// it must be missing until an absence of that upstream would have gone on that long
     /// in one of [`RARE`] (`c^(n-1)`). Left out of one response at a time five times, it
     /// waits for 7 in a row; once, for 12.
-    fn needed(&self) -> u32 {
+    ///
+    /// Whatever its own gaps, it also waits until it is missing longer than `longest`, the
+    /// longest absence a member of the contract came back from (at most
+    /// [`LONGEST_HOLD`]): the upstream has shown it leaves members out that long.
+    fn needed(&self, longest: u32) -> u32 {
+        let held = longest.saturating_add(1).min(LONGEST_HOLD);
+        self.by_own_gaps().max(held)
+    }
+
+    /// The wait its own absences call for (see [`Record::needed`]).
+    fn by_own_gaps(&self) -> u32 {
         if self.back == 0 {
             return ABSENT_RESPONSES;
         }
@@ -99,17 +132,25 @@ impl Record {
         n.max(ABSENT_RESPONSES)
     }
 
-    /// The member is carried again: its absence, if one was open and still held back, is
-    /// one of the gaps it came back from. One already reported was drift the upstream
-    /// undid (a rename rolled back), which says nothing about its gaps.
-    fn came_back(&mut self) {
-        if self.streak > 0 {
-            if self.streak < self.needed() {
-                self.gone = self.gone.saturating_add(self.streak);
-                self.back = self.back.saturating_add(1);
-            }
-            self.streak = 0;
+    /// The member is carried again: its absence, if one was open, is one of the gaps it
+    /// came back from — held back or already reported alike: a member the twenty learned
+    /// responses always carried and that comes back after a stretch without it is one the
+    /// upstream leaves out at times, not one it removed. `Some` when the absence had been
+    /// reported (with `longest`, as [`Record::needed`] takes it), for the report to be
+    /// withdrawn.
+    fn came_back(&mut self, longest: u32) -> Option<Returned> {
+        if self.streak == 0 {
+            return None;
         }
+        let missing = self.streak;
+        let reported = missing >= self.needed(longest);
+        self.gone = self.gone.saturating_add(missing);
+        self.back = self.back.saturating_add(1);
+        self.streak = 0;
+        reported.then(|| Returned {
+            path: self.path.clone(),
+            missing,
+        })
     }
 }
 
@@ -119,6 +160,10 @@ impl Record {
 #[derive(Debug, Default, Clone)]
 pub struct Absences {
     records: Vec<Record>,
+    /// The longest absence any member came back from, in responses.
+    longest: u32,
+    /// Members that came back after their absence was reported, not yet taken.
+    returned: Vec<Returned>,
 }
 
 impl Absences {
@@ -137,10 +182,30 @@ impl Absences {
     /// came back); one it did not reach (an empty list) goes on.
     pub fn matched(&mut self, body: &Value) {
         let mut visits = VISITS;
-        for record in self.records.iter_mut().filter(|r| r.streak > 0) {
-            if carried(body, &record.path, &mut visits) {
-                record.came_back();
+        for i in 0..self.records.len() {
+            if self.records[i].streak > 0 && carried(body, &self.records[i].path, &mut visits) {
+                self.came_back(i);
             }
+        }
+    }
+
+    /// Members that came back after their absence had been reported as drift, since the
+    /// last call: the report was wrong about them, and their owner hears it withdrawn.
+    pub fn take_returned(&mut self) -> Vec<Returned> {
+        std::mem::take(&mut self.returned)
+    }
+
+    /// The member of record `i` is carried again.
+    fn came_back(&mut self, i: usize) {
+        let longest = self.longest;
+        let record = &mut self.records[i];
+        let missing = record.streak;
+        let returned = record.came_back(longest);
+        self.longest = self.longest.max(missing);
+        if let Some(r) = returned
+            && self.returned.len() < crate::MAX_CHANGES
+        {
+            self.returned.push(r);
         }
     }
 
@@ -171,8 +236,8 @@ impl Absences {
             }
             if carried(body, path, &mut visits) {
                 carried_here.push(path);
-                if let Some(r) = self.records.iter_mut().find(|r| r.path == path) {
-                    r.came_back();
+                if let Some(i) = self.records.iter().position(|r| r.path == path) {
+                    self.came_back(i);
                 }
             } else {
                 grown.push(path);
@@ -180,19 +245,23 @@ impl Absences {
             }
         }
         // Absences this response says nothing about go on, unless it carries the member.
-        for record in self.records.iter_mut() {
-            let path = record.path.as_str();
-            if record.streak > 0 && !absent.contains(&path) && carried(body, path, &mut visits) {
-                record.came_back();
+        for i in 0..self.records.len() {
+            let path = self.records[i].path.as_str();
+            if self.records[i].streak > 0
+                && !absent.contains(&path)
+                && carried(body, path, &mut visits)
+            {
+                self.came_back(i);
             }
         }
+        let longest = self.longest;
         let waiting = |path: &str| {
             carried_here.contains(&path)
                 || self
                     .records
                     .iter()
                     .find(|r| r.path == path)
-                    .is_some_and(|r| r.streak < r.needed())
+                    .is_some_and(|r| r.streak < r.needed(longest))
         };
         if references.is_empty() && !absent.iter().any(|p| waiting(p)) {
             return Some(drift);

@@ -93,7 +93,7 @@ mod validate;
 mod value_diff;
 mod walk;
 
-pub use absence::{ABSENT_RESPONSES, Absences};
+pub use absence::{ABSENT_RESPONSES, Absences, Returned};
 pub use borrowed::{Borrowed, Doc, EscapeSites, json_special_mask};
 pub use cache::ContractCache;
 pub use definition::{

@@ -11,7 +11,9 @@
 //!   from [`toolgate_contract::ABSENT_RESPONSES`] responses in a row that reach its place
 //!   ([`Absences`]: twenty responses cannot tell a member always sent from one sent
 //!   nearly always; an empty list says nothing about its items' members; a member seen
-//!   coming back waits longer, by its own gaps). While an absence is open each body is
+//!   coming back waits longer, by its own gaps, and once a member came back after its
+//!   absence was reported, every member must be missing longer than that, and the drift
+//!   incident's resolution says so ([`why_it_holds`])). While an absence is open each body is
 //!   read into a tree once, for the check and the absences alike. The
 //!   streaks are this replica's own, kept beside the enforced contract, so a reset or a
 //!   reload from a pin starts them from zero;
@@ -39,7 +41,7 @@ use serde_json::Value;
 use tokio::sync::mpsc;
 use toolgate_config::{Learn, ToolKind, ToolSpec};
 use toolgate_contract::{
-    Absences, BodyError, Drift, LateLearning, LearnedPin, Learner, ResponseContract,
+    Absences, BodyError, Drift, LateLearning, LearnedPin, Learner, ResponseContract, Returned,
     upgrade_pinned_schema,
 };
 
@@ -151,6 +153,12 @@ impl Enforced {
             self.absent_lately
                 .store(!absences.is_empty(), Ordering::Release);
         }
+    }
+
+    /// Learned members that came back after their absence was reported as drift, since
+    /// the last call.
+    pub fn take_returned(&self) -> Vec<Returned> {
+        lock(&self.absences).take_returned()
     }
 
     /// A response's drift, with the absences not yet confirmed held back; `None` when
@@ -463,6 +471,47 @@ pub fn origin(spec: &ToolSpec, slot: &OnceLock<Arc<LearnedState>>) -> &'static s
             }
         }
     }
+}
+
+/// Why a tool's drift incident is resolved by a response that matches its contract. When
+/// learned members reported missing came back, the owner is told so: the report was
+/// about a member the upstream leaves out at times, not one it removed, and an absence of
+/// that contract's members now waits longer before it is reported.
+pub fn why_it_holds(slot: &OnceLock<Arc<LearnedState>>) -> String {
+    const HOLDS: &str = "responses match the contract again";
+    let returned = slot
+        .get()
+        .and_then(|s| s.enforced())
+        .map(|e| e.take_returned())
+        .unwrap_or_default();
+    if returned.is_empty() {
+        return HOLDS.to_owned();
+    }
+    // Paths were learned from every caller's responses: one that reads as data used as
+    // a key (an e-mail, a file name) is described without it, as in drift notes.
+    let members: Vec<String> = returned
+        .iter()
+        .map(|r| {
+            let name = if crate::explain::names_a_field(&r.path) {
+                let clean: String = r
+                    .path
+                    .chars()
+                    .filter(|c| !c.is_control())
+                    .take(120)
+                    .collect();
+                format!("`{clean}`")
+            } else {
+                "a learned field".to_owned()
+            };
+            format!("{name} after {} responses without it", r.missing)
+        })
+        .collect();
+    format!(
+        "{HOLDS}: sent again, {} — left out at times by the upstream, not removed; \
+         from now on a learned field of this tool is reported missing only once it is \
+         missing for longer than that",
+        members.join(", ")
+    )
 }
 
 /// What a successful reply means for a learned contract.
@@ -809,6 +858,27 @@ tools:
         // Anything but an absence is drift at once.
         let typed = br#"{"results": [{"title": 7, "snippet": "s", "note": "n"}]}"#;
         assert_eq!(reported(&learning, &spec, &slot, &[typed]), [true]);
+    }
+
+    #[test]
+    fn a_member_back_after_its_reported_absence_resolves_the_incident_saying_it_is_left_out_at_times()
+     {
+        let (spec, learning, slot, _state) = enforced_from_twenty(WITH);
+        assert_eq!(why_it_holds(&slot), "responses match the contract again");
+        let bodies = [WITHOUT; 4];
+        assert_eq!(
+            reported(&learning, &spec, &slot, &bodies),
+            [false, false, true, true]
+        );
+        assert_eq!(reported(&learning, &spec, &slot, &[WITH]), [false]);
+        let why = why_it_holds(&slot);
+        assert!(
+            why.starts_with("responses match the contract again: sent again, `results[].note` after 4 responses without it — left out at times by the upstream, not removed"),
+            "{why}"
+        );
+        // Told once; and the same absence again is no longer reported.
+        assert_eq!(why_it_holds(&slot), "responses match the contract again");
+        assert_eq!(reported(&learning, &spec, &slot, &bodies), [false; 4]);
     }
 
     #[test]

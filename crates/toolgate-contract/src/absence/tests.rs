@@ -147,14 +147,10 @@ fn a_member_that_came_back_after_an_absence_is_drift_only_once_missing_longer_th
     let c = learned_note();
     let gone = json!({"results": [{"title": "t"}]});
     let with = json!({"results": [{"title": "t", "note": "n"}]});
-    // Never seen coming back: reported from the third response in a row without it; and
-    // after a reported absence the upstream undid, again from the third.
+    // Never seen coming back: reported from the third response in a row without it.
     assert_eq!(
-        reported(
-            &c,
-            &[&gone, &gone, &gone, &gone, &with, &gone, &gone, &gone]
-        ),
-        [false, false, true, true, false, false, false, true]
+        reported(&c, &[&gone, &gone, &gone, &gone, &with]),
+        [false, false, true, true, false]
     );
     // Left out of one response and back in the next: the upstream leaves it out now and
     // then, so three in a row are no longer enough; twelve are.
@@ -178,13 +174,104 @@ fn the_wait_for_a_member_grows_with_how_long_its_own_absences_went_on() {
         gone,
         back,
     };
-    assert_eq!(record(0, 0).needed(), ABSENT_RESPONSES);
-    assert_eq!(record(1, 1).needed(), 12);
-    assert_eq!(record(5, 5).needed(), 7);
+    assert_eq!(record(0, 0).needed(0), ABSENT_RESPONSES);
+    assert_eq!(record(1, 1).needed(0), 12);
+    assert_eq!(record(5, 5).needed(0), 7);
     // Gone for two responses at a time on average: an absence goes on half the time.
-    assert_eq!(record(20, 10).needed(), 18);
+    assert_eq!(record(20, 10).needed(0), 18);
     // Bounded, however long its gaps were.
-    assert_eq!(record(u32::MAX, 1).needed(), LONGEST_WAIT);
+    assert_eq!(record(u32::MAX, 1).needed(0), LONGEST_WAIT);
+    // A member of the contract came back after 40 responses without it: every absence
+    // must outlast that, within a bound.
+    assert_eq!(record(0, 0).needed(40), 41);
+    assert_eq!(record(5, 5).needed(40), 41);
+    assert_eq!(record(0, 0).needed(u32::MAX), LONGEST_HOLD);
+}
+
+/// Judges `bodies` in order with `absences`, as the gateway does: whether each is reported.
+fn judged(absences: &mut Absences, c: &ResponseContract, bodies: &[&Value]) -> Vec<bool> {
+    bodies
+        .iter()
+        .map(|body| match c.check(body) {
+            Ok(()) => {
+                absences.matched(body);
+                false
+            }
+            Err(drift) => absences.judge(drift, body).is_some(),
+        })
+        .collect()
+}
+
+#[test]
+fn a_member_back_after_its_reported_absence_has_the_report_withdrawn_and_is_not_reported_again_for_as_long()
+ {
+    let c = learned_note();
+    let gone = json!({"results": [{"title": "t"}]});
+    let with = json!({"results": [{"title": "t", "note": "n"}]});
+    let mut absences = Absences::default();
+    // Missing from 10 responses in a row: reported from the third, as a removal would be.
+    let mut expected = vec![false, false];
+    expected.extend([true; 8]);
+    assert_eq!(judged(&mut absences, &c, &[&gone; 10]), expected);
+    assert!(absences.take_returned().is_empty(), "still missing");
+    // It comes back: the report is withdrawn, once.
+    assert_eq!(judged(&mut absences, &c, &[&with]), [false]);
+    assert_eq!(
+        absences.take_returned(),
+        [Returned {
+            path: "results[].note".into(),
+            missing: 10
+        }]
+    );
+    assert!(absences.take_returned().is_empty());
+    // Left out again for as long: the upstream's way, not reported.
+    assert_eq!(judged(&mut absences, &c, &[&gone; 10]), [false; 10]);
+    assert_eq!(judged(&mut absences, &c, &[&with]), [false]);
+    assert!(absences.take_returned().is_empty(), "nothing was reported");
+    // Gone for good: reported once it is missing longer than it ever came back from.
+    let mut bodies = vec![&gone; 40];
+    bodies.push(&with);
+    let reports = judged(&mut absences, &c, &bodies);
+    assert_eq!(reports.iter().position(|r| *r), Some(29), "{reports:?}");
+}
+
+#[test]
+fn once_a_member_came_back_from_a_stretch_any_members_absence_must_outlast_it_and_a_removal_is_still_reported()
+ {
+    let c = learned_note();
+    let no_note = json!({"results": [{"title": "t"}]});
+    let no_title = json!({"results": [{"note": "n"}]});
+    let both = json!({"results": [{"title": "t", "note": "n"}]});
+    let mut absences = Absences::default();
+    let mut bodies = vec![&no_note; 6];
+    bodies.push(&both);
+    assert_eq!(
+        judged(&mut absences, &c, &bodies),
+        [false, false, true, true, true, true, false]
+    );
+    // Another member, never seen missing: held back for as long, and reported once it is
+    // missing longer than any member came back from.
+    assert_eq!(
+        judged(&mut absences, &c, &[&no_title; 8]),
+        [false, false, false, false, false, false, true, true]
+    );
+}
+
+#[test]
+fn a_stretch_however_long_holds_later_absences_back_within_a_bound() {
+    let c = learned_note();
+    let gone = json!({"results": [{"title": "t"}]});
+    let no_title = json!({"results": [{"note": "n"}]});
+    let both = json!({"results": [{"title": "t", "note": "n"}]});
+    let mut absences = Absences::default();
+    let mut bodies = vec![&gone; 500];
+    bodies.push(&both);
+    judged(&mut absences, &c, &bodies);
+    let reports = judged(&mut absences, &c, &[&no_title; 100]);
+    assert_eq!(
+        reports.iter().position(|r| *r),
+        Some(LONGEST_HOLD as usize - 1)
+    );
 }
 
 #[test]

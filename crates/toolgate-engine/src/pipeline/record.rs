@@ -374,11 +374,9 @@ fn warned_drift_detected<U: Upstream>(
 /// A reply matched the contract: an open drift incident is over.
 fn contract_holds<U: Upstream>(route: &Route<U>, services: &Services) {
     if route.state.drift_open.swap(false, Ordering::Relaxed) {
-        services.incidents.clear(
-            IncidentKind::ContractDrift,
-            &route.spec.name,
-            None,
-            "responses match the contract again",
-        );
+        let why = crate::learned::why_it_holds(&route.state.learned);
+        services
+            .incidents
+            .clear(IncidentKind::ContractDrift, &route.spec.name, None, &why);
     }
 }
