@@ -8,7 +8,7 @@ The probes (the demo's own tools, no model anywhere):
   note    legacy_search(query=rust): the `toolgate:` deprecation note reaches the model
   drift   demo_control(search_field=excerpt), then web_search: the model is told it failed
 
-The frameworks measured with `judge` are also put through:
+Every framework is also put through (by `judge`, with `PROBES` and `BUSY` made in order):
   listing  every tool's name, description and input schema (web_search's `limit` maximum)
   refused  web_search(limit=50): refused before anything is sent, by the framework or by
            toolgate, whose sentence must then reach the model
