@@ -9,57 +9,68 @@ Usage: python agent_framework_test.py path/to/toolgate
 import json
 import sys
 
-from common import DRIFT, NOTE, TEXT_ONLY, check, finish, healthy_body_chars, note_check, report_size, run_modes, version
+from common import (BUSY, DEFAULT, NOTE, TEXT_ONLY, check, finish, healthy_body_chars, judge, probed_async, run_modes, signals_row,
+                    throttled, version)
 
 # What the model is handed for any function that raised, unless the application sets
 # `include_detailed_errors=True` (`agent_framework/_tools.py`, `_function_execution_error_result`).
 GENERIC = "Error: Function failed."
 
 
-async def probe(url: str, mode: str) -> tuple[bool, bool]:
+async def probe(url: str, mode: str, busy: str) -> tuple[bool, bool]:
     from agent_framework import Content, MCPStreamableHTTPTool
     from agent_framework._tools import _auto_invoke_function, normalize_function_invocation_configuration
 
+    label = f"{mode}, agent-framework"
     body = healthy_body_chars(url)
-    async with MCPStreamableHTTPTool(name="demo", url=url, load_prompts=False) as mcp:
-        tools = {f.name: f for f in mcp.functions}
-        ws = tools.get("web_search")
-        check(f"{mode}: tools: web_search with its input schema",
-              ws is not None and "query" in ws.parameters().get("properties", {}), f"{list(tools)}")
 
-        async def invoke(name: str, args: dict, detailed: bool = False) -> str:
+    def caller(tools: dict, detailed: bool):
+        async def invoke(name: str, args: dict) -> dict:
             config = normalize_function_invocation_configuration({"include_detailed_errors": detailed})
             call = Content.from_function_call(call_id="1", name=name, arguments=json.dumps(args))
-            return str((await _auto_invoke_function(call, config=config, tool_map=tools)).result)
+            text = str((await _auto_invoke_function(call, config=config, tool_map=tools)).result)
+            return {"text": text, "error": text.startswith(GENERIC)}
+        return invoke
 
-        healthy = await invoke("web_search", {"query": "rust"})
-        check(f"{mode}: healthy: results reach the model", "results" in healthy, healthy)
-        report_size(mode, body, healthy)
-        note = await invoke("legacy_search", {"query": "rust"})
+    async with MCPStreamableHTTPTool(name="demo", url=url, load_prompts=False) as mcp:
+        tools = {f.name: f for f in mcp.functions}
+        listing = {n: {"description": f.description or "", "schema": f.parameters()} for n, f in tools.items()}
+        # Judged with `include_detailed_errors=True`, the one setting under which a failure's
+        # text can reach the model at all.
+        out = {"tools": listing, "busy_url": busy, **await probed_async(caller(tools, True))}
+        if mode == DEFAULT:
+            async with MCPStreamableHTTPTool(name="busy", url=busy, load_prompts=False) as busy_mcp:
+                out["throttle"] = await caller({f.name: f for f in busy_mcp.functions}, True)(*BUSY)
         # The default `tool_result_content="structured_first"` hands the model only
         # `structuredContent` as JSON, where the note is the `toolgate` member's text.
-        reached = NOTE in note or '"toolgate": {"notes": ["legacy_search is deprecated' in note
-        got_note = note_check(mode, f"{mode}: note: the deprecation reaches the model", reached, note, misses=("text",))
-        await invoke("demo_control", {"search_field": "excerpt"})
-        drift = await invoke("web_search", {"query": "rust"})
-        check(f"{mode}: drift: by default the model is handed only {GENERIC!r} (known)", drift == GENERIC,
-              f"it now reads more: update the table ({drift})")
-        detailed = await invoke("web_search", {"query": "rust"}, detailed=True)
-        check(f"{mode}: drift: with include_detailed_errors=True the failure text follows",
-              detailed.startswith(f"{GENERIC} Exception: {DRIFT}"), detailed)
+        if '"toolgate": {"notes": ["legacy_search is deprecated' in out["note"]["text"]:
+            out["note"]["text"] += f" ({NOTE})"
         if mode == TEXT_ONLY:
-            check(f"{mode}: healthy: without structuredContent the text block is handed on", healthy.startswith("{"), healthy)
-    return got_note, drift != GENERIC
+            check(f"{label}: healthy: without structuredContent the text block is handed on", out["healthy"]["text"].startswith("{"),
+                  out["healthy"]["text"])
+        for key in ("drift", "refused", "throttle"):
+            if key in out:
+                out[key]["text"] = out[key]["text"].removeprefix(f"{GENERIC} Exception: ")
+        got = judge(mode, label, out, body, url, misses=("text",), marked=True)
+        # After the judged calls: by default the model is handed the generic sentence alone.
+        drift = (await caller(tools, False)("web_search", {"query": "rust"}))["text"]
+        check(f"{label}: drift: by default the model is handed only {GENERIC!r} (known)", drift == GENERIC,
+              f"it now reads more: update the tables ({drift})")
+    return got[0], False
 
 
 def main(binary: str) -> None:
-    run_modes(binary, probe, "Microsoft Agent Framework `MCPStreamableHTTPTool`",
-        f"{version('agent-framework-core')} (mcp {version('mcp')})",
-        "`structuredContent` as JSON when set, else the text blocks (`agent_framework/_mcp.py`, "
-        "`_parse_tool_result_from_mcp`, default `tool_result_content=\"structured_first\"`); `isError` raises "
-        "`ToolExecutionException` with the text, which the function-invocation step hands the model as only "
-        f"\"{GENERIC}\" unless the application sets `include_detailed_errors=True` "
-        "(then \"… Exception: web_search failed: …\")")
+    v = version("agent-framework-core")
+    label = "Microsoft Agent Framework `MCPStreamableHTTPTool`"
+    with throttled(binary) as busy:
+        run_modes(binary, probe, label, f"{v} (mcp {version('mcp')})",
+            "`structuredContent` as JSON when set, else the text blocks (`agent_framework/_mcp.py`, "
+            "`_parse_tool_result_from_mcp`, default `tool_result_content=\"structured_first\"`); `isError` raises "
+            "`ToolExecutionException` with the text, which the function-invocation step hands the model as only "
+            f"\"{GENERIC}\" unless the application sets `include_detailed_errors=True` "
+            "(then \"… Exception: web_search failed: …\")", busy)
+    signals_row(label, f"{v}, `include_detailed_errors=True`", "names, descriptions, input schemas as they are",
+                f"a raised exception; by default the model reads only \"{GENERIC}\": no failure text, wait or refusal")
     finish()
 
 

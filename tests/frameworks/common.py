@@ -8,7 +8,7 @@ The probes (the demo's own tools, no model anywhere):
   note    legacy_search(query=rust): the `toolgate:` deprecation note reaches the model
   drift   demo_control(search_field=excerpt), then web_search: the model is told it failed
 
-The frameworks measured with `judge` are also put through:
+Every framework is also put through (by `judge`, with `PROBES` and `BUSY` made in order):
   listing  every tool's name, description and input schema (web_search's `limit` maximum)
   refused  web_search(limit=50): refused before anything is sent, by the framework or by
            toolgate, whose sentence must then reach the model
@@ -367,6 +367,38 @@ def throttled(binary: str) -> Iterator[str]:
         upstream.shutdown()
 
 
+# The probes `judge` reads, in the order every driver makes them: (the key of `judge`'s
+# `out`, or "" for a call whose answer is not judged, the tool, its arguments).
+PROBES = (("healthy", "web_search", {"query": "rust"}),
+          ("note", "legacy_search", {"query": "rust"}),
+          ("refused", "web_search", {"query": "rust", "limit": 50}),
+          ("", "demo_control", {"search_field": "excerpt"}),
+          ("drift", "web_search", {"query": "rust"}))
+# The throttle probe, against `throttled`'s toolgate.
+BUSY = ("busy_search", {"query": "rust"})
+
+
+def probed(invoke: Callable[[str, dict], dict]) -> dict[str, Any]:
+    """Makes `PROBES` through a framework's `invoke(name, args)` (a function returning
+    `{"text", "error"}`); returns the answers by key, for `judge`."""
+    out = {}
+    for key, name, args in PROBES:
+        answer = invoke(name, dict(args))
+        if key:
+            out[key] = answer
+    return out
+
+
+async def probed_async(invoke: Callable[[str, dict], Any]) -> dict[str, Any]:
+    """`probed` for a coroutine function `invoke`."""
+    out = {}
+    for key, name, args in PROBES:
+        answer = await invoke(name, dict(args))
+        if key:
+            out[key] = answer
+    return out
+
+
 def calls_counted(url: str, tool: str) -> int:
     """How many calls of `tool` the toolgate at `url` answered, whatever their outcome
     (its `toolgate_tool_calls_total`): what tells a framework that calls again after a
@@ -387,7 +419,7 @@ def signals_header() -> str:
 
 def judge(mode: str, label: str, out: dict[str, Any], body: int, url: str, misses: tuple[str, ...] = (),
           opening: str = "", near_start: int = 0, refused_by_framework: bool = False,
-          bounds_kept: bool = True) -> tuple[bool, bool]:
+          bounds_kept: bool = True, marked: bool | None = None, refusal_named: bool = True) -> tuple[bool, bool]:
     """Checks what a framework handed the model, as the dict its adapter filled: `tools`
     (name → {"description", "schema"}), and for each probe (`healthy`, `note`, `refused`,
     `drift`, `throttle` — the last only in the default setup) `{"text", "error"}`, where
@@ -396,7 +428,11 @@ def judge(mode: str, label: str, out: dict[str, Any], body: int, url: str, misse
     `opening` (what the framework puts before it), or with `near_start` be within that many
     characters of its start (frameworks that hand the model the whole result, `_meta` first).
     Returns (note reached, drift reached as a failure) for `run_modes`; in the default
-    setup also prints the row of the second table (`signals_row`)."""
+    setup also prints the row of the second table (`signals_row`). `marked` says whether the
+    framework marks the drift as a failure (`error`), asserted when given, so that the
+    second table's `isError` column cannot go stale either way; `refusal_named: False` says
+    that a framework which refuses `limit: 50` itself does not say which argument is wrong
+    (asserted too)."""
     def opens(text: str, sentence: str) -> bool:
         if near_start:
             return sentence in text[:near_start + len(sentence)]
@@ -422,6 +458,9 @@ def judge(mode: str, label: str, out: dict[str, Any], body: int, url: str, misse
     drift = out["drift"]
     got_drift = check(f"{label}: drift: the model reads the failure and the diff",
                       opens(drift["text"], DRIFT) and "missing results[].snippet" in drift["text"], str(drift)[:400])
+    if marked is not None:
+        check(f"{label}: drift: {'marked' if marked else 'not marked'} as a failure by the framework", drift["error"] == marked,
+              str(drift)[:300])
     calls = calls_counted(url, "web_search")
     # `healthy_body_chars`' call, healthy and drift (and refused, which toolgate counts
     # when the framework lets it through)
@@ -430,8 +469,9 @@ def judge(mode: str, label: str, out: dict[str, Any], body: int, url: str, misse
           f"{calls} calls of web_search, expected {expected}")
     refused = out["refused"]
     if refused_by_framework:
-        check(f"{label}: refused: the framework refuses limit=50 itself, naming the limit",
-              refused["error"] and ("limit" in refused["text"]) and "Result 1" not in refused["text"], str(refused)[:400])
+        check(f"{label}: refused: the framework refuses limit=50 itself, {'naming' if refusal_named else 'without naming'} the limit",
+              refused["error"] and (("limit" in refused["text"]) == refusal_named) and "Result 1" not in refused["text"],
+              str(refused)[:400])
     else:
         check(f"{label}: refused: toolgate's refusal reaches the model", opens(refused["text"], REFUSED), str(refused)[:400])
     if mode != DEFAULT:
@@ -440,7 +480,7 @@ def judge(mode: str, label: str, out: dict[str, Any], body: int, url: str, misse
     check(f"{label}: throttle: the model reads the wait", opens(throttle["text"], THROTTLE) and WAIT in throttle["text"], str(throttle)[:400])
     check(f"{label}: throttle: one call, the framework did not call again", calls_counted(out["busy_url"], "busy_search") == 1,
           "busy_search was called again")
-    _SIGNALS.update(refused_by_framework=refused_by_framework, bounds_kept=bounds_kept, drift_error=drift["error"],
+    _SIGNALS.update(refused_by_framework=refused_by_framework, refusal_named=refusal_named, bounds_kept=bounds_kept, drift_error=drift["error"],
                     meta="dev.toolgate/signals" in healthy["text"], throttle=WAIT in throttle["text"])
     return got_note, got_drift
 
@@ -454,6 +494,8 @@ def signals_row(framework: str, version: str, listing: str, is_error: str) -> No
     s = _SIGNALS
     refused = ("the framework, against the input schema, before the call" if s.get("refused_by_framework")
                else "toolgate: \"web_search was not called: the arguments are invalid …\"")
+    if s.get("refused_by_framework") and not s.get("refusal_named"):
+        refused += ", **without naming the argument**"
     if not listing.startswith("**none**"):
         listing += "; `limit`'s `maximum` " + ("kept" if s.get("bounds_kept") else "**dropped**")
     print(f"+| {framework} {version} | {listing} | {refused} | {'yes' if s.get('throttle') else '**no**'} | yes | "

@@ -19,8 +19,9 @@ import logging
 import os
 import sys
 import tempfile
+from contextlib import asynccontextmanager
 
-from common import DRIFT, NOTE, check, finish, healthy_body_chars, note_check, report_size, run_modes, version
+from common import BUSY, DEFAULT, check, finish, healthy_body_chars, judge, probed_async, run_modes, signals_row, throttled, version
 
 SETTINGS = """
 logger: {{ type: none, progress_display: false, show_chat: false, show_tools: false }}
@@ -41,15 +42,12 @@ class Unparsed(logging.Handler):
         self.messages.append(record.getMessage())
 
 
-async def probe(url: str, mode: str) -> tuple[bool, bool]:
+@asynccontextmanager
+async def connected(url: str):
     from mcp.types import CallToolRequest, CallToolRequestParams
     from mcp_agent.core.fastagent import FastAgent
     from mcp_agent.llm.providers.multipart_converter_openai import OpenAIConverter
 
-    body = healthy_body_chars(url)
-    unparsed = Unparsed()
-    transport = logging.getLogger("mcp.client.streamable_http")
-    transport.addHandler(unparsed)
     with tempfile.TemporaryDirectory(prefix="toolgate-fast-agent-") as work:
         config = os.path.join(work, "fastagent.config.yaml")
         with open(config, "w") as f:
@@ -64,34 +62,42 @@ async def probe(url: str, mode: str) -> tuple[bool, bool]:
             agent = app["probe"]
             # The model sees every tool namespaced by its server: "demo-web_search".
             listed = await agent.list_tools()
-            schemas = {t.name.removeprefix("demo-"): t.inputSchema for t in listed.tools}
-            check(f"{mode}: tools: web_search with its input schema", "query" in schemas.get("web_search", {}).get("properties", {}),
-                  f"{list(schemas)}")
 
-            async def invoke(name: str, args: dict) -> str:
+            async def invoke(name: str, args: dict) -> dict:
                 request = CallToolRequest(method="tools/call", params=CallToolRequestParams(name=f"demo-{name}", arguments=args))
                 result = await agent._llm.call_tool(request, f"call-{name}")
                 (message,) = OpenAIConverter.convert_function_results_to_openai([(f"call-{name}", result)])
-                return message["content"]
+                return {"text": message["content"], "error": False}
 
-            healthy = await invoke("web_search", {"query": "rust"})
-            check(f"{mode}: healthy: results reach the model", "results" in healthy, healthy)
-            report_size(mode, body, healthy)
-            note = await invoke("legacy_search", {"query": "rust"})
-            got_note = note_check(mode, f"{mode}: note: the deprecation reaches the model", NOTE in note, note, misses=("structured",))
-            await invoke("demo_control", {"search_field": "excerpt"})
-            drift = await invoke("web_search", {"query": "rust"})
-            got_drift = check(f"{mode}: drift: the text opens with the failure", drift.startswith(DRIFT), drift)
+            yield {t.name.removeprefix("demo-"): {"description": t.description or "", "schema": t.inputSchema} for t in listed.tools}, invoke
+
+
+async def probe(url: str, mode: str, busy: str) -> tuple[bool, bool]:
+    label = f"{mode}, fast-agent"
+    body = healthy_body_chars(url)
+    unparsed = Unparsed()
+    transport = logging.getLogger("mcp.client.streamable_http")
+    transport.addHandler(unparsed)
+    async with connected(url) as (listing, invoke):
+        out = {"tools": listing, "busy_url": busy, **await probed_async(invoke)}
+    if mode == DEFAULT:
+        async with connected(busy) as (_, invoke):
+            out["throttle"] = await invoke(*BUSY)
     transport.removeHandler(unparsed)
-    check(f"{mode}: every event toolgate streamed parsed as a JSON-RPC message", not unparsed.messages, str(unparsed.messages))
-    return got_note, got_drift
+    check(f"{label}: every event toolgate streamed parsed as a JSON-RPC message", not unparsed.messages, str(unparsed.messages))
+    return judge(mode, label, out, body, url, misses=("structured",), marked=False)
 
 
 def main(binary: str) -> None:
-    run_modes(binary, probe, "fast-agent `FastAgent`", f"{version('fast-agent-mcp')} (mcp {version('mcp')})",
-        "the text blocks, one per line, as the tool message (`mcp_agent/llm/providers/multipart_converter_openai.py`, "
-        "`OpenAIConverter.convert_tool_result_to_openai`); `isError` is not passed on, so the drift reads as a failure "
-        "by its opening words")
+    v = version("fast-agent-mcp")
+    label = "fast-agent `FastAgent`"
+    with throttled(binary) as busy:
+        run_modes(binary, probe, label, f"{v} (mcp {version('mcp')})",
+                  "the text blocks, one per line, as the tool message (`mcp_agent/llm/providers/multipart_converter_openai.py`, "
+                  "`OpenAIConverter.convert_tool_result_to_openai`); `isError` is not passed on, so the drift reads as a failure "
+                  "by its opening words", busy)
+    signals_row(label, v, "names (prefixed with the server's), descriptions, input schemas as they are",
+                "not passed on: the failure reads by its words")
     finish()
 
 

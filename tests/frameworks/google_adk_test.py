@@ -1,6 +1,7 @@
 """google-adk: the tools `McpToolset` builds, run as the agent's flow runs them. The
 function response the model is handed is the dict `McpTool._run_async_impl` returns: the
-whole `CallToolResult`, dumped (content, structuredContent, isError and _meta).
+whole `CallToolResult`, dumped (content, structuredContent, isError and _meta). The
+listing is each tool's function declaration.
 
 Usage: python google_adk_test.py path/to/toolgate
 """
@@ -8,43 +9,53 @@ Usage: python google_adk_test.py path/to/toolgate
 import json
 import sys
 
-from common import DRIFT, check, finish, healthy_body_chars, note_check, report_size, run_modes, version
+from common import BUSY, DEFAULT, finish, healthy_body_chars, judge, probed_async, run_modes, signals_row, throttled, version
 
 
-async def probe(url: str, mode: str) -> tuple[bool, bool]:
+async def connect(url: str):
     from google.adk.tools.mcp_tool import McpToolset, StreamableHTTPConnectionParams
 
-    body = healthy_body_chars(url)
     toolset = McpToolset(connection_params=StreamableHTTPConnectionParams(url=url))
+    tools = {t.name: t for t in await toolset.get_tools()}
+
+    async def invoke(name: str, args: dict) -> dict:
+        result = await tools[name]._run_async_impl(args=args, tool_context=None, credential=None)
+        return {"text": json.dumps(result, ensure_ascii=False), "error": bool(result.get("isError"))}
+
+    listing = {}
+    for name, t in tools.items():
+        decl = t._get_declaration().model_dump(mode="json", exclude_none=True)
+        listing[name] = {"description": decl.get("description", ""),
+                         "schema": decl.get("parameters_json_schema") or decl.get("parameters") or {}}
+    return toolset, listing, invoke
+
+
+async def probe(url: str, mode: str, busy: str) -> tuple[bool, bool]:
+    label = f"{mode}, google-adk"
+    body = healthy_body_chars(url)
+    toolset, listing, invoke = await connect(url)
     try:
-        tools = {t.name: t for t in await toolset.get_tools()}
-        ws = tools.get("web_search")
-        decl = ws._get_declaration() if ws else None
-        params = json.dumps(decl.model_dump(mode="json", exclude_none=True)) if decl else ""
-        check(f"{mode}: tools: web_search with its input schema", "query" in params, f"{list(tools)} {params[:300]}")
-
-        async def invoke(name: str, args: dict) -> dict:
-            return await tools[name]._run_async_impl(args=args, tool_context=None, credential=None)
-
-        healthy = await invoke("web_search", {"query": "rust"})
-        check(f"{mode}: healthy: results reach the model", "results" in json.dumps(healthy) and not healthy.get("isError"), str(healthy)[:300])
-        note = await invoke("legacy_search", {"query": "rust"})
-        got_note = note_check(mode, f"{mode}: note: the deprecation reaches the model", "legacy_search is deprecated" in json.dumps(note), str(note))
-        await invoke("demo_control", {"search_field": "excerpt"})
-        drift = await invoke("web_search", {"query": "rust"})
-        text = json.dumps(drift, ensure_ascii=False)
-        got_drift = check(f"{mode}: drift: isError with the failure text", drift.get("isError") is True and DRIFT in text, text[:400])
-        report_size(mode, body, json.dumps(healthy, ensure_ascii=False))
-        print(f"  --   {mode}: the drift opens {text[:60]!r}")
-        return got_note, got_drift
+        out = {"tools": listing, "busy_url": busy, **await probed_async(invoke)}
     finally:
         await toolset.close()
+    if mode == DEFAULT:
+        toolset, _, invoke = await connect(busy)
+        try:
+            out["throttle"] = await invoke(*BUSY)
+        finally:
+            await toolset.close()
+    print(f"  --   {label}: the drift opens {out['drift']['text'][:60]!r}")
+    return judge(mode, label, out, body, url, near_start=60, marked=True)
 
 
 def main(binary: str) -> None:
-    run_modes(binary, probe, "google-adk `McpToolset`", version("google-adk"),
-        "the whole result, dumped to a dict (`google/adk/tools/mcp_tool/mcp_tool.py`, `McpTool._run_async_impl` → "
-        "`_dump_mcp_model`): content, `structuredContent`, `isError` and `_meta` all reach the model")
+    v = version("google-adk")
+    label = "google-adk `McpToolset`"
+    with throttled(binary) as busy:
+        run_modes(binary, probe, label, v,
+            "the whole result, dumped to a dict (`google/adk/tools/mcp_tool/mcp_tool.py`, `McpTool._run_async_impl` → "
+            "`_dump_mcp_model`): content, `structuredContent`, `isError` and `_meta` all reach the model", busy)
+    signals_row(label, v, "names, descriptions, input schemas as function declarations", "`isError: true` inside the response")
     finish()
 
 

@@ -1,51 +1,63 @@
 """haystack (mcp-haystack): the tools an `MCPToolset` builds, invoked as the Agent's tool
 step invokes them (`Tool.invoke`; with the Agent's default
 `raise_on_tool_invocation_failure=False`, a `ToolInvocationError` becomes a tool message
-with `error=True` and the error's text). The string a tool returns is what the model reads.
+with `error=True` and the error's text). The string a tool returns is what the model reads;
+the listing is each tool's description and parameters.
 
 Usage: python haystack_test.py path/to/toolgate
 """
 
 import sys
 
-from common import DRIFT, check, finish, healthy_body_chars, note_check, report_size, run_modes, version
+from common import BUSY, DEFAULT, finish, healthy_body_chars, judge, probed, run_modes, signals_row, throttled, version
 
 
-def probe(url: str, mode: str) -> tuple[bool, bool]:
+def connect(url: str):
     from haystack.tools.errors import ToolInvocationError
     from haystack_integrations.tools.mcp import MCPToolset, StreamableHttpServerInfo
 
-    body = healthy_body_chars(url)
     toolset = MCPToolset(server_info=StreamableHttpServerInfo(url=url), eager_connect=True)
+    tools = {t.name: t for t in toolset}
+
+    def invoke(name: str, args: dict) -> dict:
+        try:
+            return {"text": str(tools[name].invoke(**args)), "error": False}
+        except ToolInvocationError as e:
+            return {"text": str(e), "error": True}
+
+    return toolset, {n: {"description": t.description or "", "schema": t.parameters} for n, t in tools.items()}, invoke
+
+
+def probe(url: str, mode: str, busy: str) -> tuple[bool, bool]:
+    label = f"{mode}, haystack"
+    body = healthy_body_chars(url)
+    toolset, listing, invoke = connect(url)
     try:
-        tools = {t.name: t for t in toolset}
-        ws = tools.get("web_search")
-        check(f"{mode}: tools: web_search with its parameters", ws is not None and "query" in ws.parameters.get("properties", {}), f"{list(tools)}")
-
-        def invoke(name: str, args: dict) -> tuple[str, bool]:
-            try:
-                return str(tools[name].invoke(**args)), False
-            except ToolInvocationError as e:
-                return str(e), True
-
-        healthy, err = invoke("web_search", {"query": "rust"})
-        check(f"{mode}: healthy: results reach the model", "results" in healthy and not err, healthy)
-        note, _ = invoke("legacy_search", {"query": "rust"})
-        got_note = note_check(mode, f"{mode}: note: the deprecation reaches the model", "legacy_search is deprecated" in note, note)
-        report_size(mode, body, healthy)
-        invoke("demo_control", {"search_field": "excerpt"})
-        drift, err = invoke("web_search", {"query": "rust"})
-        got_drift = check(f"{mode}: drift: an error message with the failure text", err and DRIFT in drift, f"{err} {drift}")
+        out = {"tools": listing, "busy_url": busy, **probed(invoke)}
     finally:
         toolset.close()
-    return got_note, got_drift
+    if mode == DEFAULT:
+        toolset, _, invoke = connect(busy)
+        try:
+            out["throttle"] = invoke(*BUSY)
+        finally:
+            toolset.close()
+    print(f"  --   {label}: the drift opens {out['drift']['text'][:120]!r}")
+    # "Failed to invoke Tool `web_search` with parameters {…}. Error: Failed to invoke tool 'web_search'
+    # with args: {…}, got error: Tool 'web_search' returned an error: [TextContent(type='text',
+    # text='web_search failed: …": the failure's own text some 230 characters in.
+    return judge(mode, label, out, body, url, near_start=300, marked=True)
 
 
 def main(binary: str) -> None:
-    run_modes(binary, probe, "haystack `MCPToolset`", f"mcp-haystack {version('mcp-haystack')} (haystack-ai {version('haystack-ai')})",
-        "the whole result as JSON (`haystack_integrations/tools/mcp/mcp_tool.py`, `MCPClient.call_tool` → "
-        "`model_dump_json`), `_meta` included; on `isError` it raises `MCPInvocationError` (\"Tool 'web_search' returned "
-        "an error: [TextContent(…)]\", a repr), which the Agent hands the model as an error message")
+    label = "haystack `MCPToolset`"
+    v = f"mcp-haystack {version('mcp-haystack')}"
+    with throttled(binary) as busy:
+        run_modes(binary, probe, label, f"{v} (haystack-ai {version('haystack-ai')})",
+            "the whole result as JSON (`haystack_integrations/tools/mcp/mcp_tool.py`, `MCPClient.call_tool` → "
+            "`model_dump_json`), `_meta` included; on `isError` it raises `MCPInvocationError` (\"Tool 'web_search' returned "
+            "an error: [TextContent(…)]\", a repr), which the Agent hands the model as an error message", busy)
+    signals_row(label, v, "names, descriptions, input schemas as they are", "an error tool message (`error=True`)")
     finish()
 
 

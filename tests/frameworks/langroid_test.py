@@ -13,10 +13,9 @@ reads it.
 Usage: python langroid_test.py path/to/toolgate
 """
 
-import json
 import sys
 
-from common import DRIFT, NOTE, check, finish, healthy_body_chars, note_check, report_size, run_modes, version
+from common import BUSY, DEFAULT, finish, healthy_body_chars, judge, probed_async, run_modes, signals_row, throttled, version
 
 
 def _offline_tokenizer() -> None:
@@ -28,43 +27,53 @@ def _offline_tokenizer() -> None:
         special_tokens={"<|endoftext|>": 256}))
 
 
-# What langroid puts before the list of the failure's texts.
+# What langroid puts before the list of the failure's texts (a Python repr, which quotes a
+# text with an apostrophe in it with double quotes).
 FAILED = "ERROR: Tool call failed - ['"
 
 
-async def probe(url: str, mode: str) -> tuple[bool, bool]:
-    _offline_tokenizer()
+async def connect(url: str):
     from langroid.agent.tools.mcp import FastMCPClient
 
-    body = healthy_body_chars(url)
     async with FastMCPClient(url) as client:
         tools = {t.default_value("request"): t for t in await client.get_tools_async()}
-    ws = tools.get("web_search")
-    # The function schema the model is shown for the tool.
-    schema = json.dumps(ws.llm_function_schema().parameters) if ws else ""
-    check(f"{mode}: tools: web_search with its input schema", '"query"' in schema, f"{list(tools)} {schema[:300]}")
 
-    async def invoke(name: str, **args: object) -> str:
+    async def invoke(name: str, args: dict) -> dict:
         # Each call opens its own connection, as the tool does without `persist_connection`.
-        return str(await tools[name](**args).handle_async())
+        text = str(await tools[name](**args).handle_async())
+        return {"text": text, "error": text.startswith("ERROR")}
 
-    healthy = await invoke("web_search", query="rust")
-    check(f"{mode}: healthy: results reach the model", "results" in healthy and not healthy.startswith("ERROR"), healthy)
-    report_size(mode, body, healthy)
-    note = await invoke("legacy_search", query="rust")
-    got_note = note_check(mode, f"{mode}: note: the deprecation reaches the model", NOTE in note, note, misses=("structured",))
+    # The function schema the model is shown for each tool.
+    listing = {}
+    for name, t in tools.items():
+        function = t.llm_function_schema()
+        listing[name] = {"description": function.description or "", "schema": function.parameters}
+    return listing, invoke
+
+
+async def probe(url: str, mode: str, busy: str) -> tuple[bool, bool]:
+    _offline_tokenizer()
+    label = f"{mode}, langroid"
+    body = healthy_body_chars(url)
+    listing, invoke = await connect(url)
     # `demo_control`'s only argument is optional: langroid leaves it out only when it is None.
-    await invoke("demo_control", search_field="excerpt")
-    drift = await invoke("web_search", query="rust")
-    got_drift = check(f"{mode}: drift: an error string with the failure text", drift.startswith(FAILED + DRIFT), drift)
-    return got_note, got_drift
+    out = {"tools": listing, "busy_url": busy, **await probed_async(invoke)}
+    if mode == DEFAULT:
+        _, invoke = await connect(busy)
+        out["throttle"] = await invoke(*BUSY)
+    return judge(mode, label, out, body, url, near_start=len(FAILED), misses=("structured",), bounds_kept=False, marked=True)
 
 
 def main(binary: str) -> None:
-    run_modes(binary, probe, "langroid `FastMCPClient`", f"{version('langroid')} (fastmcp {version('fastmcp')}, mcp {version('mcp')})",
-        "the text blocks, one per line (`langroid/agent/tools/mcp/fastmcp_client.py`, the generated `handle_async` → "
-        "`FastMCPClient._convert_tool_result`; `structuredContent` only when there is no text block); on `isError` the "
-        "string \"ERROR: Tool call failed - \" and the Python repr of the list of the texts")
+    v = version("langroid")
+    label = "langroid `FastMCPClient`"
+    with throttled(binary) as busy:
+        run_modes(binary, probe, label, f"{v} (fastmcp {version('fastmcp')}, mcp {version('mcp')})",
+            "the text blocks, one per line (`langroid/agent/tools/mcp/fastmcp_client.py`, the generated `handle_async` → "
+            "`FastMCPClient._convert_tool_result`; `structuredContent` only when there is no text block); on `isError` the "
+            "string \"ERROR: Tool call failed - \" and the Python repr of the list of the texts", busy)
+    signals_row(label, v, "names, descriptions, input schemas rebuilt as `ToolMessage` classes",
+                "\"ERROR: Tool call failed - \" before a Python repr of the texts")
     finish()
 
 

@@ -1,31 +1,47 @@
 """mcp-use: the LangChain tools `LangChainAdapter.create_tools` builds (what `MCPAgent`
 uses), invoked as an agent's tool node invokes them (a ToolCall in, a ToolMessage out).
-The ToolMessage's content is what the model is handed.
+The ToolMessage's content is what the model is handed; the listing is each tool's
+description and `args_schema`.
 
 Usage: python mcp_use_test.py path/to/toolgate
 """
 
+import logging
 import sys
 
-from common import DRIFT, NOTE, check, finish, healthy_body_chars, note_check, report_size, run_modes, text_of, version
+from common import BUSY, DEFAULT, check, finish, healthy_body_chars, judge, probed_async, run_modes, signals_row, text_of, throttled, version
+
+# What the adapter puts before a failure's text: the error object's JSON, as a tool output.
+OPENING = '{"error": "RuntimeError", "details": "'
 
 
-async def probe(url: str, mode: str) -> tuple[bool, bool]:
-    import logging
-
+async def connect(url: str):
     from mcp_use import MCPClient
     from mcp_use.agents.adapters.langchain_adapter import LangChainAdapter
 
-    body = healthy_body_chars(url)
     logging.getLogger("mcp_use").setLevel(logging.CRITICAL)
     client = MCPClient.from_dict({"mcpServers": {"demo": {"url": url}}})
+    tools = {t.name: t for t in await LangChainAdapter().create_tools(client)}
+
+    async def invoke(name: str, args: dict) -> dict:
+        msg = await tools[name].ainvoke({"type": "tool_call", "id": "1", "name": name, "args": args})
+        content = msg.content
+        if isinstance(content, list):
+            content = "\n".join(b.get("text", "") if isinstance(b, dict) else str(b) for b in content)
+        text = text_of(content)
+        return {"text": text, "error": msg.status == "error" or text.startswith(OPENING)}
+
+    listing = {n: {"description": t.description or "", "schema": t.args_schema.model_json_schema()} for n, t in tools.items()}
+    return client, tools, listing, invoke
+
+
+async def probe(url: str, mode: str, busy: str) -> tuple[bool, bool]:
+    label = f"{mode}, mcp-use"
+    body = healthy_body_chars(url)
+    client, tools, listing, invoke = await connect(url)
     try:
-        tools = {t.name: t for t in await LangChainAdapter().create_tools(client)}
-        ws = tools.get("web_search")
-        schema = ws.args_schema.model_json_schema() if ws else {}
-        check(f"{mode}: tools: web_search with its input schema", "query" in schema.get("properties", {}), f"{list(tools)} {schema}")
         sent: list[dict] = []
-        connector = ws.tool_connector
+        connector = tools["web_search"].tool_connector
         original = connector.call_tool
 
         async def spy(name, arguments, *a, **kw):
@@ -33,34 +49,35 @@ async def probe(url: str, mode: str) -> tuple[bool, bool]:
             return await original(name, arguments, *a, **kw)
 
         connector.call_tool = spy
-
-        async def invoke(name: str, args: dict) -> tuple[str, str]:
-            msg = await tools[name].ainvoke({"type": "tool_call", "id": "1", "name": name, "args": args})
-            content = msg.content
-            if isinstance(content, list):
-                content = "\n".join(b.get("text", "") if isinstance(b, dict) else str(b) for b in content)
-            return text_of(content), msg.status
-
-        healthy, status = await invoke("web_search", {"query": "rust"})
-        # The optional `limit` the model left out goes to the server as null.
-        check(f"{mode}: null: the left-out optional argument is sent as null", sent and sent[-1].get("limit", "absent") is None, str(sent))
-        check(f"{mode}: null: and the call succeeds", "results" in healthy and "error" not in healthy[:20], f"{status} {healthy[:300]}")
-        report_size(mode, body, healthy)
-        note, _ = await invoke("legacy_search", {"query": "rust"})
-        got_note = note_check(mode, f"{mode}: note: the deprecation reaches the model", NOTE in note, note)
-        await invoke("demo_control", {"search_field": "excerpt"})
-        drift, status = await invoke("web_search", {"query": "rust", "limit": 3})
-        got_drift = check(f"{mode}: drift: an error text with the failure", "RuntimeError" in drift and DRIFT in drift, f"{status} {drift[:600]}")
+        out = {"tools": listing, "busy_url": busy, **await probed_async(invoke)}
+        # The optional `limit` the model left out goes to the server as null, and the call succeeds.
+        check(f"{label}: null: the left-out optional argument is sent as null", sent and sent[0].get("limit", "absent") is None, str(sent))
     finally:
         await client.close_all_sessions()
-    return got_note, got_drift
+    if mode == DEFAULT:
+        client, _, _, invoke = await connect(busy)
+        try:
+            out["throttle"] = await invoke(*BUSY)
+        finally:
+            await client.close_all_sessions()
+    print(f"  --   {label}: the drift ends {out['drift']['text'][-160:]!r} ({len(out['drift']['text'])} characters)")
+    # The failure's text sits JSON-escaped in the error object's `details`.
+    for key in ("drift", "refused", "throttle"):
+        if key in out:
+            out[key]["text"] = out[key]["text"].replace('\\"', '"')
+    return judge(mode, label, out, body, url, opening=OPENING, misses=("structured",), bounds_kept=False, marked=True)
 
 
 def main(binary: str) -> None:
-    run_modes(binary, probe, "mcp-use (`LangChainAdapter`)", f"{version('mcp-use')} (mcp {version('mcp')})",
-        "one text block as a string, several as LangChain text blocks (`mcp_use/agents/adapters/langchain_adapter.py`, "
-        "`_arun` → `_mcp_content_to_langchain`); on `isError`, a dict `{'error': 'RuntimeError', 'details': …}` "
-        "rendered as text, with a Python traceback in it; every optional argument left out is sent as `null`")
+    v = version("mcp-use")
+    label = "mcp-use (`LangChainAdapter`)"
+    with throttled(binary) as busy:
+        run_modes(binary, probe, label, f"{v} (mcp {version('mcp')})",
+            "one text block as a string, several as LangChain text blocks (`mcp_use/agents/adapters/langchain_adapter.py`, "
+            "`_arun` → `_mcp_content_to_langchain`); on `isError`, a dict `{'error': 'RuntimeError', 'details': …}` "
+            "rendered as text, with a Python traceback in it; every optional argument left out is sent as `null`", busy)
+    signals_row(label, v, "names, descriptions, input schemas rebuilt as pydantic models (`args_schema`)",
+                "`{'error': 'RuntimeError', 'details': …}` with a traceback")
     finish()
 
 

@@ -2,7 +2,7 @@
 (`praisonaiagents/mcp/mcp_http_stream.py`, `HTTPStreamMCPTool`), called as the Agent calls
 a tool (synchronously; a failure comes back as the dict `remote_tool_error` builds). The
 OpenAI client sends the model `json.dumps` of what the tool returned
-(`praisonaiagents/llm/openai_client.py`).
+(`praisonaiagents/llm/openai_client.py`); the listing is each tool's OpenAI tool schema.
 
 Usage: python praisonai_test.py path/to/toolgate
 """
@@ -10,46 +10,58 @@ Usage: python praisonai_test.py path/to/toolgate
 import json
 import sys
 
-from common import DRIFT, NOTE, check, finish, healthy_body_chars, note_check, report_size, run_modes, version
+from common import BUSY, DEFAULT, finish, healthy_body_chars, judge, probed, run_modes, signals_row, throttled, version
 
 
-def probe(url: str, mode: str) -> tuple[bool, bool]:
+def connect(url: str):
     from praisonaiagents import MCP
 
-    body = healthy_body_chars(url)
     client = MCP(url)
+    tools = {t.name: t for t in client.http_stream_client.tools}
+
+    def invoke(name: str, args: dict) -> dict:
+        result = tools[name](**args)
+        return {"text": json.dumps(result), "error": isinstance(result, dict) and result.get("mcp_error") is True}
+
+    listing = {}
+    for name, t in tools.items():
+        function = t.to_openai_tool()["function"]
+        listing[name] = {"description": function.get("description", ""), "schema": function.get("parameters", {})}
+    return client, listing, invoke
+
+
+def probe(url: str, mode: str, busy: str) -> tuple[bool, bool]:
+    label = f"{mode}, praisonai"
+    body = healthy_body_chars(url)
+    client, listing, invoke = connect(url)
     try:
-        tools = {t.name: t for t in client.http_stream_client.tools}
-        ws = tools.get("web_search")
-        params = ws.to_openai_tool()["function"]["parameters"] if ws else {}
-        check(f"{mode}: tools: web_search with its input schema", "query" in params.get("properties", {}), f"{list(tools)} {params}")
-
-        def invoke(name: str, args: dict) -> tuple[str, bool]:
-            result = tools[name](**args)
-            failed = isinstance(result, dict) and result.get("mcp_error") is True
-            return json.dumps(result), failed
-
-        healthy, failed = invoke("web_search", {"query": "rust"})
-        check(f"{mode}: healthy: results reach the model", "results" in healthy and not failed, healthy)
-        report_size(mode, body, healthy)
-        note, _ = invoke("legacy_search", {"query": "rust"})
-        got_note = note_check(mode, f"{mode}: note: the deprecation reaches the model", NOTE in note, note,
-                              misses=("both", "text", "structured"))
-        invoke("demo_control", {"search_field": "excerpt"})
-        drift, failed = invoke("web_search", {"query": "rust"})
-        # {"error": "MCP tool 'web_search' failed: RuntimeError: MCP tool web_search failed: [TextContent(…)]", …}
-        got_drift = check(f"{mode}: drift: an error dict with the failure text near its start", failed and DRIFT in drift[:250], drift)
-        return got_note, got_drift
+        out = {"tools": listing, "busy_url": busy, **probed(invoke)}
     finally:
         client.shutdown()
+    if mode == DEFAULT:
+        client, _, invoke = connect(busy)
+        try:
+            out["throttle"] = invoke(*BUSY)
+        finally:
+            client.shutdown()
+    for key in ("drift", "refused", "throttle"):
+        if key in out:
+            out[key]["text"] = out[key]["text"].replace('\\"', '"')
+    print(f"  --   {label}: the drift opens {out['drift']['text'][:160]!r}")
+    # {"error": "MCP tool 'web_search' failed: RuntimeError: MCP tool web_search failed: [TextContent(…)]", …}
+    return judge(mode, label, out, body, url, near_start=200, misses=("both", "text", "structured"), marked=True)
 
 
 def main(binary: str) -> None:
-    run_modes(binary, probe, "praisonaiagents `MCP`", f"{version('praisonaiagents')} (mcp {version('mcp')})",
-        "the FIRST content block's text only (`praisonaiagents/mcp/mcp_http_stream.py`, `HTTPStreamMCPTool._async_call`), "
-        "which the OpenAI client sends as `json.dumps` of the string; on `isError` a `RuntimeError` with the Python repr of "
-        "the content list, returned as the dict `{\"error\": \"MCP tool 'web_search' failed: RuntimeError: …\", \"mcp_error\": "
-        "true}` (`mcp_schema_utils.py`, `remote_tool_error`), which the agent's retry policy reads as a failure")
+    v = version("praisonaiagents")
+    label = "praisonaiagents `MCP`"
+    with throttled(binary) as busy:
+        run_modes(binary, probe, label, f"{v} (mcp {version('mcp')})",
+            "the FIRST content block's text only (`praisonaiagents/mcp/mcp_http_stream.py`, `HTTPStreamMCPTool._async_call`), "
+            "which the OpenAI client sends as `json.dumps` of the string; on `isError` a `RuntimeError` with the Python repr of "
+            "the content list, returned as the dict `{\"error\": \"MCP tool 'web_search' failed: RuntimeError: …\", \"mcp_error\": "
+            "true}` (`mcp_schema_utils.py`, `remote_tool_error`), which the agent's retry policy reads as a failure", busy)
+    signals_row(label, v, "names, descriptions, input schemas as OpenAI tool schemas", "`\"mcp_error\": true` beside the error's text")
     finish()
 
 
