@@ -518,7 +518,12 @@ impl DependencyState {
             g.pacer.complete(now, quota);
         }
         g.learn_health(now, latency, class);
-        let account = if self.holds_account() {
+        // A full count (instances, projects, storage) refuses only the calls that would
+        // add to it: the account still reads and deletes, so it neither starts the hold
+        // nor, being a refusal, ends one.
+        let holdings = signals.and_then(|s| s.recovery)
+            == Some(toolgate_signals::recovery::Recovery::Holdings);
+        let account = if self.holds_account() && !holdings {
             g.learn_account(now, class, signals.and_then(|s| s.retry_after))
         } else {
             AccountEnd::Nothing

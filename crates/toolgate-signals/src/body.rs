@@ -95,6 +95,9 @@ pub struct BodySignals {
     pub warnings: Vec<String>,
     /// What an error body says would fix the failure ([`crate::recovery`]).
     pub recovery: Option<crate::recovery::Recovery>,
+    /// The account's refusal says no more than a budget spent ("Out of resource
+    /// quota."): beside a throttle's short header wait it is that window's.
+    pub budget_said_alone: bool,
 }
 
 /// Whether a response body is worth giving to [`read`]: any error status (≥ 400), or
@@ -153,8 +156,11 @@ pub fn read(status: u16, body: &[u8], now: DateTime<Utc>) -> BodySignals {
 
 fn read_prefix(status: u16, body: &[u8], now: DateTime<Utc>) -> BodySignals {
     let prefix = &body[..body.len().min(MAX_BODY_PREFIX)];
+    let recovery = crate::recovery::read_refusal(status, prefix);
     let mut out = BodySignals {
-        recovery: crate::recovery::read_refusal(status, prefix),
+        recovery,
+        budget_said_alone: recovery == Some(crate::recovery::Recovery::Account)
+            && crate::recovery::budget_said_alone(prefix),
         ..BodySignals::default()
     };
     // Waits, throttle words and deprecation dates in any field, at any depth. A field
@@ -359,7 +365,7 @@ pub fn read_success(body: &[u8], now: DateTime<Utc>) -> Option<BodySignals> {
 }
 
 /// The shortest stated wait an account's allowance may come back in: a throttle's
-/// header wait shorter than this makes the body's spent budget a window that passes.
+/// header wait shorter than this makes a budget said alone a window that passes.
 const ACCOUNT_WAIT_FLOOR: std::time::Duration = std::time::Duration::from_secs(60);
 
 impl crate::Signals {
@@ -383,17 +389,21 @@ impl crate::Signals {
         // A challenge's `error` names the fix more precisely than a body's words,
         // except an account that must change: no credential mends that.
         self.recovery = match (self.recovery, b.recovery) {
-            // A budget the words call spent, in a reply whose headers state a throttle's
-            // short wait ("Out of resource quota." beside `Retry-After: 20`): the wait is
-            // what the upstream measured, so the budget is a window that passes, not
-            // the account's to renew.
+            // A budget refused with nothing else said, in a reply whose headers state a
+            // throttle's short wait ("Out of resource quota." beside `Retry-After: 20`):
+            // the wait is what the upstream measured, so the budget is a window that
+            // passes. Words that name credits, a plan or billing (`insufficient_quota`)
+            // stay the account's, the header's wait being when it renews.
             (header, Some(crate::recovery::Recovery::Account))
-                if self.rate_limited
+                if b.budget_said_alone
+                    && self.rate_limited
                     && self.retry_after.is_some_and(|w| w < ACCOUNT_WAIT_FLOOR) =>
             {
                 header
             }
-            (_, Some(crate::recovery::Recovery::Account)) => b.recovery,
+            (_, Some(crate::recovery::Recovery::Account | crate::recovery::Recovery::Holdings)) => {
+                b.recovery
+            }
             (header, body) => header.or(body),
         };
         if self.deprecation.is_none() {

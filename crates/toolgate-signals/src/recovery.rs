@@ -41,11 +41,17 @@ const MAX_TAGS: usize = 128;
 #[serde(rename_all = "snake_case")]
 pub enum Recovery {
     /// The account behind the calls must change, or its allowance renew: credits or a
-    /// day's or month's allowance spent, a plan without room for this call, a count of
-    /// things it may hold full (`recovery/said/held_count.rs`), the caller's user or
-    /// account pending, disabled, suspended or deleted (`recovery/said/caller_state.rs`).
-    /// Waiting seconds does not help.
+    /// day's or month's allowance spent, a plan without room for this call, the caller's
+    /// user or account pending, disabled, suspended or deleted
+    /// (`recovery/said/caller_state.rs`). Waiting seconds does not help, and no other
+    /// call to the dependency passes either (the engine holds them).
     Account,
+    /// A count of things the account may hold is full (instances, projects, seats, the
+    /// space it stores in; `recovery/said/held_count.rs`): this call fails until the
+    /// owner raises the limit or something is removed, while the account's other calls
+    /// (reading, deleting what frees room) still pass. The account's to mend, as
+    /// [`Recovery::Account`], but the engine holds no other call back for it.
+    Holdings,
     /// The credentials were refused: expired, invalid, or short of a scope.
     Credentials,
     /// A passing state of the upstream: the same request may pass in a moment (gRPC
@@ -104,14 +110,15 @@ pub(crate) fn read(prefix: &[u8]) -> Option<Recovery> {
     read_refusal(0, prefix)
 }
 
-/// What the first bytes of a failed reply of `status` say would fix it. A 403 refuses
-/// the caller: only words that say what
-/// was asked is refused by the state of what it names or by a business rule make it the
-/// request's ("Cannot delete a paid invoice"); what else would read as the request's
-/// under another status (an input called invalid, a thing not found) is left to the 403,
-/// since what the caller may not see or do reads the same way.
+/// Whether an account's refusal in these first bytes says no more than a budget spent
+/// ("Out of resource quota."): asked only of a reply read as the account's.
 #[must_use]
-pub(crate) fn read_refusal(status: u16, prefix: &[u8]) -> Option<Recovery> {
+pub(crate) fn budget_said_alone(prefix: &[u8]) -> bool {
+    said::budget_said_alone(&found_in(prefix).texts)
+}
+
+/// The codes, messages and markers the first bytes of a body hold.
+fn found_in(prefix: &[u8]) -> Found {
     let mut found = Found::default();
     match serde_json::from_slice::<Value>(prefix) {
         Ok(v) => {
@@ -128,6 +135,18 @@ pub(crate) fn read_refusal(status: u16, prefix: &[u8]) -> Option<Recovery> {
             }
         }
     }
+    found
+}
+
+/// What the first bytes of a failed reply of `status` say would fix it. A 403 refuses
+/// the caller: only words that say what
+/// was asked is refused by the state of what it names or by a business rule make it the
+/// request's ("Cannot delete a paid invoice"); what else would read as the request's
+/// under another status (an input called invalid, a thing not found) is left to the 403,
+/// since what the caller may not see or do reads the same way.
+#[must_use]
+pub(crate) fn read_refusal(status: u16, prefix: &[u8]) -> Option<Recovery> {
+    let mut found = found_in(prefix);
     // An `ErrorInfo`'s reason is the most specific a body can be (AIP-193): a code the
     // API chose for machines, so it comes before the status it details and before the
     // words of the message written for people ("organization's policy" is no account).
@@ -148,7 +167,7 @@ pub(crate) fn read_refusal(status: u16, prefix: &[u8]) -> Option<Recovery> {
     if status == 507 && found.reason.is_none() && found.texts.iter().any(|t| said::names_a_quota(t))
     {
         let said = said::decide(&found.texts, found.grpc.or(found.soap), false);
-        return Some(said.unwrap_or(Recovery::Account));
+        return Some(said.unwrap_or(Recovery::Holdings));
     }
     found.reason.or_else(|| {
         let said = said::decide(&found.texts, found.grpc.or(found.soap), status == 403);
@@ -156,7 +175,7 @@ pub(crate) fn read_refusal(status: u16, prefix: &[u8]) -> Option<Recovery> {
         // `"retryable": true`) is a passing state, whatever else its words say of the
         // request; an account or credentials it names are still theirs to mend.
         match said {
-            Some(Recovery::Account | Recovery::Credentials) => said,
+            Some(Recovery::Account | Recovery::Holdings | Recovery::Credentials) => said,
             _ if found.retryable => Some(Recovery::Transient),
             _ => said,
         }

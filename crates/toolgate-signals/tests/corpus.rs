@@ -172,7 +172,8 @@ fn class_of(status: u16, s: &Signals, body_ok: BodyCheck) -> Option<ErrorClass> 
         body_ok,
         said: match s.recovery {
             None => Said::Nothing,
-            Some(Recovery::Account) => Said::Account,
+            // A full count is the account's too; only the engine's hold tells them apart.
+            Some(Recovery::Account | Recovery::Holdings) => Said::Account,
             Some(Recovery::Credentials) => Said::Credentials,
             Some(Recovery::Transient) => Said::Transient,
             Some(Recovery::Request) => Said::Request,

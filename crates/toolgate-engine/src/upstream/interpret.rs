@@ -109,7 +109,8 @@ fn said(recovery: Option<toolgate_signals::recovery::Recovery>) -> Said {
     use toolgate_signals::recovery::Recovery;
     match recovery {
         None => Said::Nothing,
-        Some(Recovery::Account) => Said::Account,
+        // A full count is the account's too; only the engine's hold tells them apart.
+        Some(Recovery::Account | Recovery::Holdings) => Said::Account,
         Some(Recovery::Credentials) => Said::Credentials,
         Some(Recovery::Transient) => Said::Transient,
         Some(Recovery::Request) => Said::Request,

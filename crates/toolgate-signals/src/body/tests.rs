@@ -1191,6 +1191,21 @@ fn a_budget_called_spent_beside_a_short_header_wait_is_a_window_that_passes() {
     );
 }
 
+/// A budget named for what it costs (`insufficient_quota`, "check your plan and billing
+/// details") stays the account's beside a short header wait: the wait is when it renews.
+#[test]
+fn a_budget_named_for_its_plan_or_billing_stays_the_accounts_beside_a_short_header_wait() {
+    let refusal = br#"{"error":{"message":"You exceeded your current quota, please check your plan and billing details.","type":"insufficient_quota","code":"insufficient_quota"}}"#;
+    let mut s = crate::read(
+        429,
+        &crate::Headers::new(&[("Retry-After", b"1")]),
+        now(),
+        crate::Flavour::Auto,
+    );
+    s.absorb_body(read(429, refusal, now()));
+    assert_eq!(s.recovery, Some(crate::recovery::Recovery::Account));
+}
+
 #[test]
 fn a_top_level_error_message_that_says_something_makes_a_success_an_error_envelope() {
     assert!(worth_reading(

@@ -231,6 +231,13 @@ pub(super) fn decide(
     if callers_account || in_other_language(Recovery::Account) {
         return Some(Recovery::Account);
     }
+    let holds_full = read.iter().any(|(w, t)| {
+        let w = Words { w, text: t };
+        holdings(&w) && !(anothers && w.near(&HOLDERS, &STATES, 5))
+    });
+    if holds_full {
+        return Some(Recovery::Holdings);
+    }
     if any(credentials) || in_other_language(Recovery::Credentials) {
         return Some(Recovery::Credentials);
     }
@@ -415,10 +422,15 @@ fn account(w: &Words<'_>) -> bool {
         || standing_allowance_spent(w)
         || licence_ended(w)
         || service_not_activated(w)
-        || held_count::full(w)
-        || held_count::raised_on_request(w)
         || caller_state::held(w)
         || caller_state::place_not_served(w)
+}
+
+/// A count of things the account may hold is full, or a limit raised only on request
+/// is reached ([`Recovery::Holdings`]): read after [`account`], so a reply that also
+/// says the account itself is refused (credits, plan, standing) stays the account's.
+fn holdings(w: &Words<'_>) -> bool {
+    !w.is_a_rule() && !w.says_to_wait() && (held_count::full(w) || held_count::raised_on_request(w))
 }
 
 /// A trial the account runs on ended: "The trial period for the server is over. Please
@@ -439,6 +451,22 @@ fn owner_set_limit(w: &Words<'_>) -> bool {
                 .any(|x| matches!(x.as_str(), "limit" | "cap" | "quota"))
     }) && w.any_of(&["reached", "exceeded", "hit"])
         && !w.any_of(&["not", "never", "hasn", "haven", "isn", "wasn"])
+}
+
+/// Whether the only account's words in `texts` are a budget refused with nothing else
+/// said ([`quota_spent_alone`]): a reply whose headers state a throttle's short wait then
+/// measured the window the budget comes back in (`crate::Signals::absorb_body`), where a
+/// code or words naming credits, a plan or billing keep it the account's.
+pub(super) fn budget_said_alone(texts: &[String]) -> bool {
+    let read: Vec<(Vec<String>, &str)> = texts.iter().map(|t| (words(t), t.as_str())).collect();
+    let alone = read
+        .iter()
+        .any(|(w, t)| quota_spent_alone(&Words { w, text: t }));
+    alone
+        && !read.iter().any(|(w, t)| {
+            let w = Words { w, text: t };
+            account(&w) && !quota_spent_alone(&w)
+        })
 }
 
 /// A budget refused with nothing else said: "Out of quota", "Out of resource quota." —

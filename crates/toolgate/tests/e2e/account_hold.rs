@@ -208,3 +208,76 @@ async fn the_configured_hold_is_how_long_calls_are_held_when_the_refusal_states_
     assert_eq!(api.requests.load(Ordering::SeqCst), 2);
     client.cancel().await.unwrap();
 }
+
+/// An API whose account holds as many projects as its plan allows: creating one more is
+/// refused, while listing (and deleting, which would free room) still works.
+async fn full_projects(State(requests): State<Arc<AtomicU64>>) -> Response {
+    requests.fetch_add(1, Ordering::SeqCst);
+    let body = json!({"error": {"code": "LimitExceeded",
+        "message": "You have reached the maximum number of projects (5) for this organization."}});
+    (StatusCode::FORBIDDEN, axum::Json(body)).into_response()
+}
+
+async fn listed(State(requests): State<Arc<AtomicU64>>) -> Response {
+    requests.fetch_add(1, Ordering::SeqCst);
+    axum::Json(json!({ "items": [1, 2] })).into_response()
+}
+
+#[tokio::test]
+async fn a_full_count_refuses_the_call_that_adds_to_it_but_holds_no_other_call_back() {
+    let requests = Arc::new(AtomicU64::new(0));
+    let app = Router::new()
+        .route("/items", get(listed).post(full_projects))
+        .with_state(requests.clone());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    let dir = temp_dir("account-full-count");
+    let mut yaml = config(addr, &dir.join("s.db"));
+    yaml.push_str(
+        r#"  create_project:
+    dependency: billed
+    owner: dana@example.com
+    request: { method: POST, path: /items }
+    annotations: { idempotentHint: true }
+    contract: { version: "1.0", response_schema: { type: object } }
+"#,
+    );
+    let tg = start_toolgate(&yaml).await;
+    let client = rmcp_client(&tg.url, Era::Stateless).await;
+
+    // The account's to mend (the owner raises the limit or removes a project), so it is
+    // not retried and is told as the account's.
+    let refused = call(&client, "create_project", json!({})).await;
+    assert_eq!(refused.is_error, Some(true));
+    assert_eq!(
+        signals(&refused)["error_class"],
+        "account",
+        "{}",
+        text(&refused)
+    );
+    assert_eq!(requests.load(Ordering::SeqCst), 1, "not retried");
+
+    // But the account still works: the dependency's other calls go upstream and pass,
+    // however many follow.
+    for n in 0..3 {
+        let r = call(&client, "list_items", json!({})).await;
+        assert_eq!(r.is_error, Some(false), "{}", text(&r));
+        assert_eq!(
+            requests.load(Ordering::SeqCst),
+            2 + n,
+            "the list went upstream"
+        );
+    }
+    let health = call(
+        &client,
+        "dependency_health",
+        json!({ "dependency": "billed" }),
+    )
+    .await;
+    let report = serde_json::to_value(health.structured_content.unwrap()).unwrap();
+    assert!(
+        report["dependencies"]["billed"]["account_held"].is_null(),
+        "{report}"
+    );
+}

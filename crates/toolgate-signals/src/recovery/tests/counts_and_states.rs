@@ -1,6 +1,7 @@
 //! A count of things the account may hold that is full, and the caller's own user or
 //! account in a state that refuses it: each is the account's to mend (its owner raises
-//! the limit, frees room, reactivates or verifies), never a wait. The look-alikes are a
+//! the limit, frees room, reactivates or verifies), never a wait. A full count is told
+//! apart ([`Recovery::Holdings`]) because the account's other calls still pass. The look-alikes are a
 //! rate told with the same words, a cap on one request or one object, and a user, an
 //! account, a sender or a country the request names.
 
@@ -21,7 +22,7 @@ fn a_count_of_things_the_account_holds_that_is_full_is_the_accounts_but_a_rate_o
         r#"{"message":"creating this volume will exceed your volume limit"}"#,
         r#"{"message":"Index quota exceeded, delete indices or change plan."}"#,
     ] {
-        assert_eq!(said(body), Some(Recovery::Account), "{body}");
+        assert_eq!(said(body), Some(Recovery::Holdings), "{body}");
     }
     // A quota counted per window or over what is done is a throttle's.
     for body in [
@@ -32,7 +33,10 @@ fn a_count_of_things_the_account_holds_that_is_full_is_the_accounts_but_a_rate_o
         r#"{"message":"The level of configured provisioned throughput for the table was exceeded."}"#,
         r#"{"message":"Maximum number of refunds exceeded"}"#,
     ] {
-        assert_ne!(said(body), Some(Recovery::Account), "{body}");
+        assert!(
+            !matches!(said(body), Some(Recovery::Account | Recovery::Holdings)),
+            "{body}"
+        );
     }
     // A cap on one request or one object: a smaller one passes.
     for body in [
@@ -41,7 +45,10 @@ fn a_count_of_things_the_account_holds_that_is_full_is_the_accounts_but_a_rate_o
         r#"{"errors":{"to":["number of email addresses exceeds maximum volume"]}}"#,
         r#"{"message":"A batch cannot have more than 50 users"}"#,
     ] {
-        assert_ne!(said(body), Some(Recovery::Account), "{body}");
+        assert!(
+            !matches!(said(body), Some(Recovery::Account | Recovery::Holdings)),
+            "{body}"
+        );
     }
 }
 
@@ -51,7 +58,7 @@ fn a_limit_raised_only_when_its_owner_asks_is_the_accounts() {
         r#"{"code":"LimitExceeded","message":"The following service limits were exceeded: vm-standard-core-count. Request a service limit increase from the service limits page in the console."}"#,
         r#"{"message":{"limit_reached":["Your project limit is 10 projects! Please contact your administrator to increase it"]}}"#,
     ] {
-        assert_eq!(said(body), Some(Recovery::Account), "{body}");
+        assert_eq!(said(body), Some(Recovery::Holdings), "{body}");
     }
 }
 
@@ -137,7 +144,7 @@ fn a_client_not_registered_for_its_redirect_or_a_ticket_for_another_service_is_t
 #[test]
 fn a_507_that_names_a_quota_is_the_accounts_and_one_that_names_none_is_left_to_its_status() {
     let quota = br#"{"error":{"code":"quotaLimitReached","message":"Insufficient Storage"}}"#;
-    assert_eq!(read_refusal(507, quota), Some(Recovery::Account));
+    assert_eq!(read_refusal(507, quota), Some(Recovery::Holdings));
     let bare = b"<html><head><title>507 Insufficient Storage</title></head></html>";
     assert_eq!(read_refusal(507, bare), None);
     assert_eq!(read_refusal(507, b""), None);
