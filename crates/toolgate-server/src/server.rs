@@ -17,6 +17,7 @@ pub mod drain;
 pub(crate) mod guarded;
 mod incidents;
 pub mod listener;
+mod routes;
 mod threads;
 
 use std::sync::Arc;
@@ -36,11 +37,12 @@ use toolgate_engine::reload::Current;
 
 pub use drain::Shutdown;
 pub use listener::{Limits, serve, serve_on, serve_with};
+pub use routes::Routes;
 pub use threads::ServingThreads;
 
-/// The router for one gateway that is never reloaded, and stops when `shutdown` is
+/// The routes for one gateway that is never reloaded, and stops when `shutdown` is
 /// cancelled (no shutdown delay).
-pub fn router(gateway: Arc<Gateway>, shutdown: CancellationToken, extra: Option<Router>) -> Router {
+pub fn router(gateway: Arc<Gateway>, shutdown: CancellationToken, extra: Option<Router>) -> Routes {
     let stop = Shutdown {
         draining: shutdown.clone(),
         stop: shutdown,
@@ -48,10 +50,11 @@ pub fn router(gateway: Arc<Gateway>, shutdown: CancellationToken, extra: Option<
     router_serving(Current::new(gateway, None), &stop, extra)
 }
 
-/// Builds the router over the gateway in force, admission included. `extra` (the demo
+/// Builds the routes over the gateway in force, admission included. `extra` (the demo
 /// upstream) is merged in behind the same admission layer. The listener-level settings
-/// (admission, sessions, body limit) are taken from the config at start-up.
-pub fn router_serving(current: Arc<Current>, shutdown: &Shutdown, extra: Option<Router>) -> Router {
+/// (admission, sessions, body limit) are taken from the config at start-up. `/mcp` is
+/// answered without the router ([`Routes`]), behind the same admission rules.
+pub fn router_serving(current: Arc<Current>, shutdown: &Shutdown, extra: Option<Router>) -> Routes {
     let gateway = current.load();
     let g = &gateway.config().gateway;
     let settings = Settings {
@@ -79,7 +82,7 @@ pub fn router_serving(current: Arc<Current>, shutdown: &Shutdown, extra: Option<
     );
     let mcp_routes = Router::new()
         .route("/mcp", any(crate::mcp::http::handle))
-        .with_state(mcp);
+        .with_state(mcp.clone());
     let well_known = publishes_metadata.then(|| {
         // RFC 9728: at the well-known path and, for a resource with a path (`/mcp`),
         // with that path appended; clients try both.
@@ -112,7 +115,11 @@ pub fn router_serving(current: Arc<Current>, shutdown: &Shutdown, extra: Option<
     if let Some(extra) = extra {
         app = app.merge(extra);
     }
-    app.layer(middleware::from_fn_with_state(admission, admission::admit))
+    let router = app.layer(middleware::from_fn_with_state(
+        admission.clone(),
+        admission::admit,
+    ));
+    Routes::with_mcp(router, admission, mcp)
 }
 
 /// The metadata at the well-known path with a path appended: only the resource's own

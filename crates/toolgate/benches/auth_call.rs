@@ -1,5 +1,5 @@
 //! What an authenticated call costs over an unauthenticated one, whole: a stateless
-//! 2026-07-28 `tools/call` through toolgate's router (admission, dispatch, the pipeline,
+//! 2026-07-28 `tools/call` through toolgate's routes (admission, dispatch, the pipeline,
 //! a loopback HTTP upstream, the answer), once on a gateway without `gateway.auth` and
 //! once on one that checks an ES256 JWT access token whose issuer's key is cached
 //! (`gateway.auth`; the token itself is seen again, as a client's next calls are). Same
@@ -19,7 +19,7 @@ use ring::rand::SystemRandom;
 use ring::signature::{ECDSA_P256_SHA256_FIXED_SIGNING, EcdsaKeyPair, KeyPair};
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
-use tower::ServiceExt as _;
+use toolgate_server::server::Routes;
 
 const RESOURCE: &str = "https://tools.example.com/mcp";
 const CALL: &str = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"web_search","arguments":{},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
@@ -31,7 +31,7 @@ async fn serve(app: Router) -> String {
     url
 }
 
-fn router(auth: &str, upstream: &str, dir: &std::path::Path) -> Router {
+fn router(auth: &str, upstream: &str, dir: &std::path::Path) -> Routes {
     let yaml = format!(
         "gateway:\n  state: {}\n{auth}dependencies:\n  api: {{ base_url: \"{upstream}\" }}\ntools:\n  web_search:\n    dependency: api\n    owner: a@example.com\n    request: {{ path: /search }}\n    annotations: {{ readOnlyHint: true }}\n    contract: {{ version: \"1.0\", response_schema: {{ type: object }} }}\n",
         dir.join("state.db").display()
@@ -62,8 +62,8 @@ fn request(bearer: Option<&str>) -> axum::http::Request<axum::body::Body> {
     r.body(axum::body::Body::from(CALL)).unwrap()
 }
 
-async fn call(router: &Router, bearer: Option<&str>) {
-    let response = router.clone().oneshot(request(bearer)).await.unwrap();
+async fn call(router: &Routes, bearer: Option<&str>) {
+    let response = router.answer(request(bearer)).await;
     assert_eq!(response.status(), 200);
     let body = axum::body::to_bytes(response.into_body(), 1 << 20)
         .await
@@ -136,9 +136,7 @@ fn bench(c: &mut Criterion) {
     rt.block_on(call(&open, None));
     rt.block_on(call(&authenticated, Some(&token)));
     // Without a token the authenticated gateway refuses: the comparison is honest.
-    let refused = rt
-        .block_on(authenticated.clone().oneshot(request(None)))
-        .unwrap();
+    let refused = rt.block_on(authenticated.answer(request(None)));
     assert_eq!(refused.status(), 401);
 
     let mut group = c.benchmark_group("auth_call");

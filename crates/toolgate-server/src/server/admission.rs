@@ -368,54 +368,65 @@ impl Admission {
     }
 }
 
-/// The middleware.
+/// The middleware: the rules of [`Admission::admitted`] in front of the router's routes.
 pub async fn admit(
     State(admission): State<Arc<Admission>>,
     request: Request,
     next: Next,
 ) -> Response {
-    if let Some(refused) = admission.refuse(
-        request.uri().path(),
-        request.uri().authority(),
-        request.headers(),
-    ) {
-        return refused;
+    match admission.admitted(request).await {
+        Ok(request) => next.run(request).await,
+        Err(refused) => refused,
     }
-    if let Some(refused) =
-        admission.refuse_token_in_query(request.uri().path(), request.uri().query())
-    {
-        return refused;
-    }
-    let mut request = request;
-    let path = request.uri().path().to_string();
-    // The bytes as sent: a value that is not text is the authenticator's to refuse,
-    // with its reason, not a missing credential.
-    let mut authorization = request
-        .headers()
-        .get(header::AUTHORIZATION)
-        .map(|v| v.as_bytes().to_vec());
-    if is_console(&path)
-        && let Some((user, password)) = authorization
-            .as_deref()
-            .and_then(|v| std::str::from_utf8(v).ok())
-            .and_then(basic)
-    {
-        request
-            .extensions_mut()
-            .insert(crate::console::layout::ConsoleUser(user));
-        authorization = Some(format!("Bearer {password}").into_bytes());
-    }
-    match admission.identify(&path, authorization.as_deref()).await {
-        Ok(Some(identity)) => {
-            request.extensions_mut().insert(identity);
+}
+
+impl Admission {
+    /// The request as the endpoint receives it (its caller's identity attached, its body
+    /// limited), or the response that refuses it. One place for every rule, whether the
+    /// request reaches its endpoint through the router or directly (`/mcp`).
+    pub(crate) async fn admitted(&self, request: Request) -> Result<Request, Response> {
+        if let Some(refused) = self.refuse(
+            request.uri().path(),
+            request.uri().authority(),
+            request.headers(),
+        ) {
+            return Err(refused);
         }
-        Ok(None) => {}
-        Err(refused) => return refused,
+        if let Some(refused) =
+            self.refuse_token_in_query(request.uri().path(), request.uri().query())
+        {
+            return Err(refused);
+        }
+        let mut request = request;
+        let path = request.uri().path().to_string();
+        // The bytes as sent: a value that is not text is the authenticator's to refuse,
+        // with its reason, not a missing credential.
+        let mut authorization = request
+            .headers()
+            .get(header::AUTHORIZATION)
+            .map(|v| v.as_bytes().to_vec());
+        if is_console(&path)
+            && let Some((user, password)) = authorization
+                .as_deref()
+                .and_then(|v| std::str::from_utf8(v).ok())
+                .and_then(basic)
+        {
+            request
+                .extensions_mut()
+                .insert(crate::console::layout::ConsoleUser(user));
+            authorization = Some(format!("Bearer {password}").into_bytes());
+        }
+        match self.identify(&path, authorization.as_deref()).await {
+            Ok(Some(identity)) => {
+                request.extensions_mut().insert(identity);
+            }
+            Ok(None) => {}
+            Err(refused) => return Err(refused),
+        }
+        // Bodies sent without a Content-Length are cut off at the limit as they stream in.
+        let limit = self.max_request_bytes;
+        Ok(request.map(|body| Body::new(http_body_util::Limited::new(body, limit))))
     }
-    // Bodies sent without a Content-Length are cut off at the limit as they stream in.
-    let limit = admission.max_request_bytes;
-    let request = request.map(|body| Body::new(http_body_util::Limited::new(body, limit)));
-    next.run(request).await
 }
 
 /// The first header of [`SINGLE_VALUED`] that `headers` hold more than once.

@@ -28,7 +28,6 @@ use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
-use axum::Router;
 use axum::body::Body;
 use bytes::Bytes;
 use hyper::body::{Frame, Incoming, SizeHint};
@@ -37,8 +36,8 @@ use tokio::net::TcpListener;
 use tokio::sync::Notify;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
-use tower::ServiceExt as _;
 
+use super::Routes;
 use super::guarded::Guarded;
 use super::threads::ServingThreads;
 
@@ -90,10 +89,11 @@ impl Limits {
     }
 }
 
-/// Serves `router` with the default limits until `shutdown` (used for the demo upstream).
+/// Serves `router` (an axum `Router`, or [`Routes`]) with the default limits until
+/// `shutdown` (used for the demo upstream).
 pub async fn serve(
     listener: TcpListener,
-    router: Router,
+    router: impl Into<Routes>,
     shutdown: CancellationToken,
 ) -> std::io::Result<()> {
     serve_with(listener, router, shutdown, Limits::default()).await
@@ -103,7 +103,7 @@ pub async fn serve(
 /// and the connections have drained (or `limits.drain` has passed).
 pub async fn serve_with(
     listener: TcpListener,
-    router: Router,
+    router: impl Into<Routes>,
     shutdown: CancellationToken,
     limits: Limits,
 ) -> std::io::Result<()> {
@@ -115,11 +115,12 @@ pub async fn serve_with(
 /// last calls left behind is written out.
 pub async fn serve_on(
     listener: TcpListener,
-    router: Router,
+    router: impl Into<Routes>,
     shutdown: CancellationToken,
     limits: Limits,
     threads: Option<Arc<ServingThreads>>,
 ) -> std::io::Result<()> {
+    let routes: Routes = router.into();
     let max = effective_max_connections(limits.max_connections);
     let registry = Arc::new(Registry::default());
     let mut builder = hyper::server::conn::http1::Builder::new();
@@ -162,7 +163,7 @@ pub async fn serve_on(
             tracing::debug!(error = %e, "could not set TCP_NODELAY");
         }
         let accepted = Accepted {
-            router: router.clone(),
+            routes: routes.clone(),
             builder: builder.clone(),
             conn: registry.add(),
             registry: registry.clone(),
@@ -211,7 +212,7 @@ async fn drain(registry: &Registry, deadline: Duration) {
 
 /// An accepted connection, with what serving it needs.
 struct Accepted {
-    router: Router,
+    routes: Routes,
     builder: Arc<hyper::server::conn::http1::Builder>,
     conn: Arc<Conn>,
     registry: Arc<Registry>,
@@ -229,7 +230,7 @@ impl Accepted {
 
     async fn serve(self, stream: tokio::net::TcpStream) {
         let Accepted {
-            router,
+            routes,
             builder,
             conn,
             registry,
@@ -240,12 +241,12 @@ impl Accepted {
         let body_timeout = limits.body_timeout;
         let service = hyper::service::service_fn(move |request: hyper::Request<Incoming>| {
             let guard = tracked.begin();
-            let router = router.clone();
+            let routes = routes.clone();
             let request =
                 request.map(|body| Body::new(Arriving::new(body, &tracked, body_timeout)));
             async move {
-                let response = router.oneshot(request).await;
-                response.map(|r| r.map(|body| Guarded::new(body, guard)))
+                let response = routes.answer(request).await;
+                Ok::<_, std::convert::Infallible>(response.map(|body| Guarded::new(body, guard)))
             }
         });
         let watched = Watched {

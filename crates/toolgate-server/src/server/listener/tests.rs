@@ -1,4 +1,5 @@
 use super::*;
+use axum::Router;
 
 #[test]
 fn the_open_file_limit_is_read_from_proc() {
