@@ -43,19 +43,7 @@ async fn firehose_post(body: Bytes) -> Response {
         message.get("method").and_then(Value::as_str),
         message.get("id"),
     ) {
-        (Some("initialize"), Some(id)) => (
-            [
-                (header::CONTENT_TYPE, "application/json"),
-                (header::HeaderName::from_static("mcp-session-id"), "s-1"),
-            ],
-            json!({"jsonrpc": "2.0", "id": id, "result": {
-                "protocolVersion": "2025-11-25",
-                "capabilities": {},
-                "serverInfo": {"name": "firehose", "version": "1"}
-            }})
-            .to_string(),
-        )
-            .into_response(),
+        (Some("initialize"), Some(id)) => initialized(id, "firehose", json!({})),
         _ => StatusCode::ACCEPTED.into_response(),
     }
 }

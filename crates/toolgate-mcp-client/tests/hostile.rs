@@ -412,19 +412,7 @@ async fn flooder_post(State(up): State<Arc<Flooder>>, body: Bytes) -> Response {
         message.get("method").and_then(Value::as_str),
         message.get("id"),
     ) {
-        (Some("initialize"), Some(id)) => (
-            [
-                (header::CONTENT_TYPE, "application/json"),
-                (header::HeaderName::from_static("mcp-session-id"), "s-1"),
-            ],
-            json!({"jsonrpc": "2.0", "id": id, "result": {
-                "protocolVersion": "2025-11-25",
-                "capabilities": {},
-                "serverInfo": {"name": "flooder", "version": "1"}
-            }})
-            .to_string(),
-        )
-            .into_response(),
+        (Some("initialize"), Some(id)) => initialized(id, "flooder", json!({})),
         (Some(_), None) => StatusCode::ACCEPTED.into_response(),
         (None, Some(id)) => {
             let now = up.posts_now.fetch_add(1, Ordering::SeqCst) + 1;
@@ -632,19 +620,7 @@ async fn reconnector_post(State(up): State<Arc<Reconnector>>, body: Bytes) -> Re
         message.get("method").and_then(Value::as_str),
         message.get("id"),
     ) {
-        (Some("initialize"), Some(id)) => (
-            [
-                (header::CONTENT_TYPE, "application/json"),
-                (header::HeaderName::from_static("mcp-session-id"), "s-1"),
-            ],
-            json!({"jsonrpc": "2.0", "id": id, "result": {
-                "protocolVersion": "2025-11-25",
-                "capabilities": {},
-                "serverInfo": {"name": "reconnector", "version": "1"}
-            }})
-            .to_string(),
-        )
-            .into_response(),
+        (Some("initialize"), Some(id)) => initialized(id, "reconnector", json!({})),
         (Some(_), Some(_)) => {
             ([(header::CONTENT_TYPE, "text/event-stream")], up.event()).into_response()
         }

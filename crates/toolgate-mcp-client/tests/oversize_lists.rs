@@ -89,19 +89,7 @@ async fn post(State(up): State<Arc<Fake>>, body: Bytes) -> Response {
     let message: Value = serde_json::from_slice(&body).unwrap();
     let id = message.get("id").cloned();
     match (message.get("method").and_then(Value::as_str), id) {
-        (Some("initialize"), Some(id)) => (
-            [
-                (header::CONTENT_TYPE, "application/json"),
-                (header::HeaderName::from_static("mcp-session-id"), "s-1"),
-            ],
-            json!({"jsonrpc": "2.0", "id": id, "result": {
-                "protocolVersion": "2025-11-25",
-                "capabilities": {"tools": {}},
-                "serverInfo": {"name": "lister", "version": "1"}
-            }})
-            .to_string(),
-        )
-            .into_response(),
+        (Some("initialize"), Some(id)) => initialized(&id, "lister", json!({"tools": {}})),
         // Any other request is answered with the list.
         (Some(_), Some(id)) => {
             let (kind, pieces): (_, Box<dyn Iterator<Item = Bytes> + Send>) = match up.framing {

@@ -14,6 +14,28 @@ use toolgate_mcp_client::{
 
 pub const LONG: Duration = Duration::from_secs(30);
 
+/// A hand-written HTTP server's answer to `initialize` (id `id`): session `s-1`,
+/// protocol 2025-11-25, the `capabilities` given, named `name`.
+pub fn initialized(id: &Value, name: &str, capabilities: Value) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    (
+        [
+            (axum::http::header::CONTENT_TYPE, "application/json"),
+            (
+                axum::http::header::HeaderName::from_static("mcp-session-id"),
+                "s-1",
+            ),
+        ],
+        json!({"jsonrpc": "2.0", "id": id, "result": {
+            "protocolVersion": "2025-11-25",
+            "capabilities": capabilities,
+            "serverInfo": {"name": name, "version": "1"}
+        }})
+        .to_string(),
+    )
+        .into_response()
+}
+
 /// `TOOLGATE_TEST_NODE`, else `node` on PATH.
 pub fn node() -> String {
     let node = std::env::var("TOOLGATE_TEST_NODE").unwrap_or_else(|_| "node".to_owned());

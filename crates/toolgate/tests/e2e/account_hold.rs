@@ -42,7 +42,11 @@ async fn items(State(api): State<Arc<Billing>>) -> Response {
 }
 
 async fn start(api: Arc<Billing>) -> std::net::SocketAddr {
-    let app = Router::new().route("/items", get(items)).with_state(api);
+    serve(Router::new().route("/items", get(items)).with_state(api)).await
+}
+
+/// Serves `app` on a loopback port of its own.
+async fn serve(app: Router) -> std::net::SocketAddr {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
@@ -226,12 +230,12 @@ async fn listed(State(requests): State<Arc<AtomicU64>>) -> Response {
 #[tokio::test]
 async fn a_full_count_refuses_the_call_that_adds_to_it_but_holds_no_other_call_back() {
     let requests = Arc::new(AtomicU64::new(0));
-    let app = Router::new()
-        .route("/items", get(listed).post(full_projects))
-        .with_state(requests.clone());
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    let addr = serve(
+        Router::new()
+            .route("/items", get(listed).post(full_projects))
+            .with_state(requests.clone()),
+    )
+    .await;
     let dir = temp_dir("account-full-count");
     let mut yaml = config(addr, &dir.join("s.db"));
     yaml.push_str(
