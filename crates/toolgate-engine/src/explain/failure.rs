@@ -40,6 +40,9 @@ pub struct Failed<'a> {
     pub missing_scope: Option<&'a str>,
     /// The tool's successor, as the caller may learn it.
     pub successor: crate::successor::Successor<'a>,
+    /// The last reply said the account holds as many things as it may (projects,
+    /// instances, storage): only calls that add to them are refused.
+    pub full_count: bool,
 }
 
 /// "retry after 2 min (at 07:14 UTC)".
@@ -220,6 +223,15 @@ impl<'a> Sentence<'a> {
             },
             // Nothing the model or a retry does mends it: the owner pays, changes the plan
             // or restores the account, or the allowance renews, when the reply said when.
+            // A full count refuses only what adds to it: the model may still read or
+            // remove, and neither waiting nor other arguments of the same kind mend it.
+            ErrorClass::Account if f.full_count => format!(
+                "{name} failed: {what}. Error class: account — the account toolgate calls the upstream with already \
+                 holds as many of these as its limit allows. Retrying will not help until some are removed or the tool \
+                 owner ({}) raises the limit; calls that read or remove still work. Do not call {name} again to add \
+                 more until then.",
+                tool.owner
+            ),
             ErrorClass::Account => match &self.wait {
                 Some(w) => format!(
                     "{name} failed: {what}. Error class: account — the upstream refuses the account toolgate calls it \

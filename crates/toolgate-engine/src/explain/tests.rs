@@ -21,6 +21,7 @@ fn failed<'a>(tool: &'a ToolSpec, class: ErrorClass, detail: &'a Detail) -> Fail
         now: chrono::DateTime::<chrono::Utc>::UNIX_EPOCH,
         retry_vouched: false,
         missing_scope: None,
+        full_count: false,
         successor: crate::successor::Successor::for_reader(tool.successor.as_deref(), None),
     }
 }
@@ -480,5 +481,31 @@ fn a_missing_scope_is_named_and_a_held_account_says_when() {
             && held.contains("sent nothing")
             && held.contains("5 min"),
         "{held}"
+    );
+}
+
+#[test]
+fn a_full_count_says_reads_and_removals_still_work_and_not_to_add_more() {
+    let tool = crate::upstream::mcp::tests::tool_spec("cloud__create_project", None);
+    let detail = Detail::Status {
+        status: 403,
+        excerpt: String::new(),
+    };
+    let full = failure(&Failed {
+        full_count: true,
+        ..failed(&tool, ErrorClass::Account, &detail)
+    });
+    assert!(
+        full.contains("Error class: account")
+            && full.contains("holds as many of these as its limit allows")
+            && full.contains("calls that read or remove still work")
+            && !full.contains("credits"),
+        "{full}"
+    );
+    // An account refused for its credits or plan is not told to remove things.
+    let spent = failure(&failed(&tool, ErrorClass::Account, &detail));
+    assert!(
+        spent.contains("credits, plan or standing") && !spent.contains("read or remove"),
+        "{spent}"
     );
 }

@@ -71,6 +71,9 @@ struct Call {
     /// The scope the last reply's `insufficient_scope` challenge said the credentials
     /// lack.
     missing_scope: Option<String>,
+    /// The last reply said a count the account holds is full (a
+    /// [`toolgate_signals::recovery::Recovery::Holdings`]).
+    full_count: bool,
     /// `Warning` texts of the last reply, for the notes.
     warnings: Vec<String>,
     /// Signal-like headers of the last reply that toolgate could not read.
@@ -176,6 +179,7 @@ impl Call {
             last: None,
             last_vouched: false,
             missing_scope: None,
+            full_count: false,
             warnings: Vec::new(),
             unread: Vec::new(),
             trace,
@@ -558,6 +562,8 @@ fn read_reply<U: Upstream>(
         succeeded,
     );
     call.missing_scope = signals.as_ref().and_then(|s| s.missing_scope.clone());
+    call.full_count = signals.as_ref().and_then(|s| s.recovery)
+        == Some(toolgate_signals::recovery::Recovery::Holdings);
     if let Some(s) = &signals {
         call.warnings.clone_from(&s.warnings);
         call.unread.clone_from(&s.unread);
@@ -748,6 +754,7 @@ fn failure_of<U: Upstream>(
         now: chrono::Utc::now(),
         retry_vouched: vouched,
         missing_scope: call.missing_scope.as_deref(),
+        full_count: call.full_count,
         successor: crate::successor::Successor::for_reader(
             spec.successor.as_deref(),
             call.agent.as_ref().map(|a| a.spec().as_ref()),

@@ -261,6 +261,13 @@ async fn a_full_count_refuses_the_call_that_adds_to_it_but_holds_no_other_call_b
         text(&refused)
     );
     assert_eq!(requests.load(Ordering::SeqCst), 1, "not retried");
+    // The model is told what mends it and that the account's other calls still work.
+    assert!(
+        text(&refused).contains("holds as many of these as its limit allows")
+            && text(&refused).contains("calls that read or remove still work"),
+        "{}",
+        text(&refused)
+    );
 
     // But the account still works: the dependency's other calls go upstream and pass,
     // however many follow.
