@@ -29,6 +29,7 @@ mod anthropic;
 mod atlassian;
 mod azure;
 pub mod body;
+mod calendar;
 pub mod charset;
 mod count_triple;
 mod deprecation;
