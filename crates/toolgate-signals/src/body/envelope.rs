@@ -160,9 +160,12 @@ fn is_message_key(lower: &[u8]) -> bool {
 }
 
 /// Whether the first [`WINDOW`] bytes of `body` are a JSON object with a top-level
-/// member that reports an error.
+/// member that reports an error. A top-level status or code that is 429 needs no words
+/// beside it (`{"code": 429, "message": "", "data": null}`): no API numbers a success
+/// with the status HTTP gives a throttle, so the answer's own code says it throttled.
 pub(super) fn is_error_envelope(body: &[u8]) -> bool {
     reports_error(&body[..body.len().min(WINDOW)], MAX_WRAPPERS)
+        || mirrors_too_many_requests(body)
         || only_words(body)
         || error_line(body)
         || markup_reports_throttle(&body[..body.len().min(2 * WINDOW)])
