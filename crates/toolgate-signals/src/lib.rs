@@ -58,6 +58,7 @@ pub mod quota;
 pub mod recovery;
 mod reddit;
 pub mod reset;
+mod reset_unit;
 pub mod retry_advice;
 pub mod retry_after;
 mod salesforce;
@@ -416,6 +417,8 @@ fn read_fields(
     let retry_after = retry_after::from_headers(headers, now).max(out.retry_after);
     let mut quotas = out.quotas;
     quota::join_halves(&mut quotas);
+    // A bare reset beside a window the reply names in milliseconds is milliseconds.
+    reset_unit::in_window_unit(&mut quotas, headers);
     quota::sort_most_constraining(&mut quotas);
     quotas.truncate(quota::MAX_POLICIES);
     // A bare-number wait whose milliseconds are the reply's own spent reset.
