@@ -71,7 +71,7 @@ pub(crate) fn read_members<'a>(
 /// A member's value as a field's bytes. A count written for people (`"10,000"`,
 /// `"1.5k"`, `1e3`) is handed on as its digits, so the shape reader counts it as it
 /// counts a header's `10000`.
-fn scalar(v: &Value) -> Option<Vec<u8>> {
+pub(crate) fn scalar(v: &Value) -> Option<Vec<u8>> {
     match v {
         Value::Number(n) if n.is_f64() => Some(
             n.as_f64()
