@@ -360,6 +360,7 @@ impl Family {
             Family::Sentry => sentry::read(h, now, out),
             Family::UsageJson => {
                 usage_json::read(h, out);
+                usage_json::read_percent_headers(h, out);
                 json_counts::read(h, now, out);
             }
             Family::TokenBucket => token_bucket::read(h, now, out),
