@@ -22,7 +22,8 @@ use chrono::{DateTime, Datelike, NaiveDate, NaiveDateTime, TimeZone, Utc};
 
 /// Months by name, lowercase, January first; each entry lists the names one month has
 /// in a date: German, French, Spanish, Portuguese, Italian, Dutch, Swedish, Polish,
-/// Czech, Russian, Ukrainian, Turkish, Greek, Arabic and Hebrew. English is read by
+/// Czech, Russian, Ukrainian, Turkish, Greek, Arabic, Hebrew, Indonesian, Malay,
+/// Romanian, Danish and Norwegian. English is read by
 /// [`crate::reset`] itself.
 const MONTHS: [&[&str]; 12] = [
     &[
@@ -40,6 +41,7 @@ const MONTHS: [&[&str]; 12] = [
         "ιανουαρίου",
         "يناير",
         "ינואר",
+        "ianuarie",
     ],
     &[
         "februar",
@@ -56,6 +58,7 @@ const MONTHS: [&[&str]; 12] = [
         "φεβρουαρίου",
         "فبراير",
         "פברואר",
+        "februarie",
     ],
     &[
         "märz",
@@ -71,6 +74,10 @@ const MONTHS: [&[&str]; 12] = [
         "μαρτίου",
         "مارس",
         "מרץ",
+        "maret",
+        "mac",
+        "martie",
+        "marts",
     ],
     &[
         "april",
@@ -85,6 +92,7 @@ const MONTHS: [&[&str]; 12] = [
         "απριλίου",
         "أبريل",
         "אפריל",
+        "aprilie",
     ],
     &[
         "mai",
@@ -116,6 +124,7 @@ const MONTHS: [&[&str]; 12] = [
         "ιουνίου",
         "يونيو",
         "יוני",
+        "iunie",
     ],
     &[
         "juli",
@@ -131,6 +140,7 @@ const MONTHS: [&[&str]; 12] = [
         "ιουλίου",
         "يوليو",
         "יולי",
+        "iulie",
     ],
     &[
         "august",
@@ -146,6 +156,8 @@ const MONTHS: [&[&str]; 12] = [
         "αυγούστου",
         "أغسطس",
         "אוגוסט",
+        "agustus",
+        "ogos",
     ],
     &[
         "september",
@@ -161,6 +173,7 @@ const MONTHS: [&[&str]; 12] = [
         "σεπτεμβρίου",
         "سبتمبر",
         "ספטמבר",
+        "septembrie",
     ],
     &[
         "oktober",
@@ -176,6 +189,7 @@ const MONTHS: [&[&str]; 12] = [
         "οκτωβρίου",
         "أكتوبر",
         "אוקטובר",
+        "octombrie",
     ],
     &[
         "november",
@@ -190,6 +204,7 @@ const MONTHS: [&[&str]; 12] = [
         "νοεμβρίου",
         "نوفمبر",
         "נובמבר",
+        "noiembrie",
     ],
     &[
         "dezember",
@@ -206,6 +221,9 @@ const MONTHS: [&[&str]; 12] = [
         "δεκεμβρίου",
         "ديسمبر",
         "דצמבר",
+        "desember",
+        "disember",
+        "decembrie",
     ],
 ];
 

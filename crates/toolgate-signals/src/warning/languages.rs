@@ -70,6 +70,13 @@ const DEPRECATED: &[&str] = &[
     "מיושן",                // Hebrew
     "lỗi thời",             // Vietnamese
     "không được dùng nữa",  // Vietnamese
+    "tidak digunakan lagi", // Indonesian, Malay
+    "usang",                // Indonesian
+    "învechit",             // Romanian
+    "depreciat",            // Romanian
+    "forældet",             // Danish
+    "foreldet",             // Norwegian
+    "utdatert",             // Norwegian
 ];
 
 /// Phrases saying the subject's end has come: no longer supported.
@@ -105,6 +112,10 @@ const ENDED: &[&str] = &[
     "אינו נתמך עוד",              // Hebrew
     "ngừng hỗ trợ",               // Vietnamese
     "không còn được hỗ trợ",      // Vietnamese
+    "tidak lagi didukung",        // Indonesian
+    "nu mai este acceptat",       // Romanian
+    "understøttes ikke længere",  // Danish
+    "støttes ikke lenger",        // Norwegian
 ];
 
 /// Words announcing the subject's end: switched off, removed, withdrawn.
@@ -157,6 +168,14 @@ const ENDS: &[&str] = &[
     "ngừng hoạt động", // Vietnamese
     "bị xóa",          // Vietnamese
     "gỡ bỏ",           // Vietnamese
+    "dihentikan",      // Indonesian, Malay
+    "dinonaktifkan",   // Indonesian
+    "dihapus",         // Indonesian
+    "dezactivat",      // Romanian
+    "eliminat",        // Romanian
+    "lukkes",          // Danish
+    "fjernes",         // Danish, Norwegian
+    "slås av",         // Norwegian
 ];
 
 /// Words naming a part of the request, matched as whole words.
@@ -214,7 +233,7 @@ const CALL_WORDS: &[&str] = &[
     "versie",        // Dutch
     "methode",       // Dutch, German
     "metod",         // Swedish
-    "metoda",        // Polish, Czech
+    "metoda",        // Polish, Czech, Romanian
     "wersja",        // Polish
     "verze",         // Czech
     "uç",            // Turkish ("uç nokta")
@@ -231,6 +250,9 @@ const CALL_WORDS: &[&str] = &[
     "ממשק",          // Hebrew
     "נקודת",         // Hebrew ("נקודת קצה", endpoint)
     "גרסה",          // Hebrew
+    "versi",         // Indonesian, Malay
+    "versiunea",     // Romanian
+    "versjon",       // Norwegian
 ];
 
 /// Words naming the call in scripts written without spaces, matched as parts.

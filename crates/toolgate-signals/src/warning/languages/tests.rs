@@ -141,7 +141,7 @@ fn a_date_with_its_months_name_in_the_sentences_language_is_read() {
 }
 
 #[test]
-fn a_month_named_in_russian_turkish_greek_arabic_hebrew_or_vietnamese_dates_the_end() {
+fn a_month_named_in_another_script_or_language_of_its_market_dates_the_end() {
     let cases = [
         (
             "Этот метод устарел и будет отключён 31 декабря 2025 г.",
@@ -169,6 +169,18 @@ fn a_month_named_in_russian_turkish_greek_arabic_hebrew_or_vietnamese_dates_the_
         ),
         (
             "API này đã bị ngừng hỗ trợ và sẽ ngừng hoạt động vào ngày 31 tháng 12 năm 2025.",
+            "2025-12-31",
+        ),
+        (
+            "API ini tidak digunakan lagi dan akan dihentikan pada 31 Desember 2025.",
+            "2025-12-31",
+        ),
+        (
+            "Această versiune a API-ului este învechită și va fi dezactivată pe 31 decembrie 2025.",
+            "2025-12-31",
+        ),
+        (
+            "Dette API er forældet og lukkes 31. december 2025.",
             "2025-12-31",
         ),
     ];
