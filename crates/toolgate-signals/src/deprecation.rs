@@ -277,11 +277,13 @@ impl Reading {
         )
     }
 
-    /// The `Sunset` field (a date): whether it was read.
+    /// The `Sunset` field (a date): whether it was read. A bare number there can only
+    /// be an instant, never a length: an epoch in seconds or milliseconds (gateways that
+    /// write every time as a Unix timestamp), as RFC 9745's `@` form is.
     fn sunset_field(&mut self, value: &[u8], now: DateTime<Utc>) -> bool {
         let t = std::str::from_utf8(value)
             .ok()
-            .and_then(|v| reset::parse_timestamp(v, now));
+            .and_then(|v| epoch_instant(v).or_else(|| date_value(v, now)));
         if let Some(t) = t {
             self.found = true;
             self.d.sunset = self.d.sunset.or(Some(t));
@@ -797,6 +799,21 @@ fn params(v: &str, now: DateTime<Utc>) -> Option<Params> {
         }
     }
     Some(p)
+}
+
+/// A bare epoch in seconds (10 or 11 digits) or milliseconds (13 or 14), the forms a
+/// Unix timestamp takes between 2001 and 5138.
+fn epoch_instant(v: &str) -> Option<DateTime<Utc>> {
+    let v = v.trim();
+    if !v.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let n: i64 = v.parse().ok()?;
+    match v.len() {
+        10 | 11 => DateTime::from_timestamp(n, 0),
+        13 | 14 => DateTime::from_timestamp_millis(n),
+        _ => None,
+    }
 }
 
 /// `@<epoch seconds>` (RFC 9745's form) or any date [`reset::parse_timestamp`] reads.

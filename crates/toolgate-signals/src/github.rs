@@ -29,7 +29,9 @@ pub(crate) fn quota(h: &Headers<'_>, now: DateTime<Utc>) -> Option<Quota> {
     let remaining = h
         .get_str("x-ratelimit-remaining")
         .map(crate::named_count::strip)
-        .and_then(num::parse_u64)
+        // `4.0` beside a limit, as a limiter written in JavaScript sends a Number: the
+        // whole calls left. Without a limit a fraction is Reddit's count, not this one.
+        .and_then(|v| num::parse_u64(v).or_else(|| limit.and_then(|_| num::limit(v))))
         .or_else(|| Some(limit?.saturating_sub(used?)));
     let reset_after = h
         .get("x-ratelimit-reset")
@@ -141,6 +143,17 @@ mod tests {
             }]
         );
         assert!(!s.rate_limited);
+    }
+
+    #[test]
+    fn a_count_left_sent_as_a_whole_float_is_that_many_calls() {
+        let fields: [(&str, &[u8]); 2] = [
+            ("X-RateLimit-Limit", b"100.0"),
+            ("X-RateLimit-Remaining", b"4.0"),
+        ];
+        let s = read_all(200, &Headers::new(&fields), at(0), Flavour::Auto);
+        let q = s.quota.first().expect("a quota");
+        assert_eq!((q.limit, q.remaining), (Some(100), Some(4)));
     }
 
     #[test]

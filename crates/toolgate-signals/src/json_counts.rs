@@ -18,7 +18,7 @@ use chrono::{DateTime, Utc};
 use serde_json::Value;
 
 use crate::quota::Collector;
-use crate::{Headers, shape};
+use crate::{Headers, num, shape};
 
 /// Bytes of one value parsed.
 const MAX_VALUE: usize = 2048;
@@ -68,10 +68,23 @@ pub(crate) fn read_members<'a>(
     found.quotas
 }
 
-fn scalar(v: &Value) -> Option<Vec<u8>> {
+/// A member's value as a field's bytes. A count written for people (`"10,000"`,
+/// `"1.5k"`, `1e3`) is handed on as its digits, so the shape reader counts it as it
+/// counts a header's `10000`.
+pub(crate) fn scalar(v: &Value) -> Option<Vec<u8>> {
     match v {
+        Value::Number(n) if n.is_f64() => Some(
+            n.as_f64()
+                .filter(|f| f.fract() == 0.0 && *f >= 0.0 && *f < 1e15)
+                .map_or_else(|| n.to_string(), |f| format!("{f:.0}"))
+                .into_bytes(),
+        ),
         Value::Number(n) => Some(n.to_string().into_bytes()),
-        Value::String(s) if s.len() <= MAX_TEXT => Some(s.clone().into_bytes()),
+        Value::String(s) if s.len() <= MAX_TEXT => Some(
+            num::written_count(s)
+                .map_or_else(|| s.clone(), |n| n.to_string())
+                .into_bytes(),
+        ),
         _ => None,
     }
 }

@@ -29,6 +29,7 @@ mod anthropic;
 mod atlassian;
 mod azure;
 pub mod body;
+mod calendar;
 pub mod charset;
 mod count_triple;
 mod deprecation;
@@ -57,6 +58,7 @@ pub mod quota;
 pub mod recovery;
 mod reddit;
 pub mod reset;
+mod reset_unit;
 pub mod retry_advice;
 pub mod retry_after;
 mod salesforce;
@@ -358,6 +360,7 @@ impl Family {
             Family::Sentry => sentry::read(h, now, out),
             Family::UsageJson => {
                 usage_json::read(h, out);
+                usage_json::read_percent_headers(h, out);
                 json_counts::read(h, now, out);
             }
             Family::TokenBucket => token_bucket::read(h, now, out),
@@ -415,6 +418,8 @@ fn read_fields(
     let retry_after = retry_after::from_headers(headers, now).max(out.retry_after);
     let mut quotas = out.quotas;
     quota::join_halves(&mut quotas);
+    // A bare reset beside a window the reply names in milliseconds is milliseconds.
+    reset_unit::in_window_unit(&mut quotas, headers);
     quota::sort_most_constraining(&mut quotas);
     quotas.truncate(quota::MAX_POLICIES);
     // A bare-number wait whose milliseconds are the reply's own spent reset.

@@ -33,6 +33,57 @@ pub(crate) fn limit(s: &str) -> Option<u64> {
     })
 }
 
+/// A whole count written for people, as JSON answers sometimes give it in a string:
+/// with thousands separators (`10,000`, `10 000`, with a no-break or thin space too),
+/// abbreviated (`1.5k`) or with an exponent (`1e3`). Separators count only
+/// between groups of exactly three digits, so `10,5` or a list `10,100` is refused,
+/// and an abbreviation or exponent only when the count is whole (`1.5k` is 1500, `1.2345k`
+/// is refused). Bounded: at most 24 characters are looked at.
+pub(crate) fn written_count(s: &str) -> Option<u64> {
+    let s = s.trim();
+    if s.is_empty() || s.len() > 24 {
+        return None;
+    }
+    if let Some(n) = grouped(s) {
+        return Some(n);
+    }
+    let (mantissa, scale) = match s.char_indices().last()? {
+        // Not `m`: `30m` is thirty minutes as often as thirty million.
+        (at, 'k' | 'K') => (&s[..at], 1_000u64),
+        _ => match s.split_once(['e', 'E']) {
+            Some((m, e)) => (m, 10u64.checked_pow(u32::try_from(parse_u64(e)?).ok()?)?),
+            None => return None,
+        },
+    };
+    let (whole, nanos) = parse_decimal(mantissa.trim())?;
+    let fraction = u64::from(nanos).checked_mul(scale)?;
+    if fraction % 1_000_000_000 != 0 {
+        return None;
+    }
+    whole
+        .checked_mul(scale)?
+        .checked_add(fraction / 1_000_000_000)
+}
+
+/// `10,000`, `10 000`: one to three digits, then groups of three after one separator.
+fn grouped(s: &str) -> Option<u64> {
+    const SEPARATORS: [char; 4] = [',', ' ', '\u{a0}', '\u{202f}'];
+    let sep = s.chars().find(|c| SEPARATORS.contains(c))?;
+    let mut groups = s.split(sep);
+    let first = groups.next()?;
+    if first.is_empty() || first.len() > 3 {
+        return None;
+    }
+    let mut digits = first.to_owned();
+    for g in groups {
+        if g.len() != 3 {
+            return None;
+        }
+        digits.push_str(g);
+    }
+    parse_u64(&digits)
+}
+
 /// Parses `1*DIGIT ["." *DIGIT]` or `"." 1*DIGIT` into whole units and nanounits.
 ///
 /// The whole part saturates at `u64::MAX` (callers cap it); digits past the ninth

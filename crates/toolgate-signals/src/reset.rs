@@ -13,7 +13,8 @@
 //! | bare number `31 days ..< 1e9`  | delta milliseconds                     |
 //! | bare number `1e9 ..< 1e12`     | epoch seconds (fraction allowed)       |
 //! | bare number `1e12 ..< 1e15`    | epoch milliseconds                     |
-//! | bare number `>= 1e15`          | epoch microseconds                     |
+//! | bare number `1e15 ..< 1e17`    | epoch microseconds                     |
+//! | bare number `>= 1e17`          | epoch nanoseconds (Go's `UnixNano`)    |
 //! | digits followed by h/m/s/ms/us | Go duration                            |
 //! | otherwise                      | RFC 3339 / ISO-8601, then HTTP-date (lenient, see [`http_date`]) |
 //!
@@ -42,7 +43,7 @@ use std::time::Duration;
 
 use chrono::{DateTime, NaiveDateTime, TimeZone, Utc};
 
-use crate::num;
+use crate::{calendar, num};
 
 /// The longest reset delay reported (31 days): enough for monthly quotas, short enough
 /// that a bogus far-future timestamp cannot park a dependency for years.
@@ -51,6 +52,9 @@ pub const MAX_RESET: Duration = Duration::from_secs(31 * 86_400);
 const EPOCH_SECONDS_MIN: u64 = 1_000_000_000;
 const EPOCH_MILLIS_MIN: u64 = 1_000_000_000_000;
 const EPOCH_MICROS_MIN: u64 = 1_000_000_000_000_000;
+/// 1e17 µs is the year 5138 and 1e17 ns is 1973: past it, only nanoseconds are a time
+/// an API sends (Go's `time.Now().UnixNano()` written without its unit).
+const EPOCH_NANOS_MIN: u64 = 100_000_000_000_000_000;
 
 /// Turns any reset value into a delay from `now`, capped at [`MAX_RESET`].
 ///
@@ -144,8 +148,10 @@ fn number(v: &str, now: DateTime<Utc>) -> Option<Duration> {
         DateTime::from_timestamp(big, nanos)
     } else if whole < EPOCH_MICROS_MIN {
         DateTime::from_timestamp_millis(big)
-    } else {
+    } else if whole < EPOCH_NANOS_MIN {
         DateTime::from_timestamp_micros(big)
+    } else {
+        Some(DateTime::from_timestamp_nanos(big))
     };
     // Out of chrono's range means absurdly far in the future: cap it.
     Some(target.map_or(MAX_RESET, |t| until(t, now, MAX_RESET)))
@@ -233,6 +239,18 @@ pub fn parse_timestamp(value: &str, now: DateTime<Utc>) -> Option<DateTime<Utc>>
         .or_else(|| js_date(v, now))
         .or_else(|| year_first(v))
         .or_else(|| written_date(v))
+        .or_else(|| calendar::numeric_date(v))
+        .or_else(|| calendar::iso_basic(v))
+        .or_else(|| calendar::iso_week_date(v))
+        .or_else(|| calendar::marked_date(v))
+        .or_else(|| calendar::named_month_date(v))
+        .or_else(|| {
+            let dotted = calendar::comma_fraction(v)?;
+            DateTime::parse_from_rfc3339(&dotted)
+                .ok()
+                .map(|t| t.with_timezone(&Utc))
+                .or_else(|| iso8601(&dotted))
+        })
 }
 
 /// A calendar date written out in words, as notices for people give it: `January 31,
@@ -597,13 +615,17 @@ fn full_year(t: &str, now: DateTime<Utc>) -> Option<i32> {
     Some(year)
 }
 
-/// Seconds east of UTC for `GMT`, `UTC`, `UT`, `Z` and `±HHMM` / `±HH:MM`.
+/// Seconds east of UTC for `GMT`, `UTC`, `UT`, `Z`, `±HHMM` / `±HH:MM` and the zone
+/// names of [`calendar::named_zone_offset`] (`PST`, `EDT`, `CET`, `JST`).
 fn zone_offset(z: &str) -> Option<i32> {
     if ["gmt", "utc", "ut", "z"]
         .iter()
         .any(|n| z.eq_ignore_ascii_case(n))
     {
         return Some(0);
+    }
+    if let Some(offset) = calendar::named_zone_offset(z) {
+        return Some(offset);
     }
     let (sign, rest) = match z.as_bytes().first()? {
         b'+' => (1, &z[1..]),

@@ -154,6 +154,55 @@ fn shares(obj: &Map<String, Value>, family: &str, out: &mut Collector) -> Option
     })
 }
 
+/// Usage said as one number in a header named for a percentage used: clients of
+/// coding-agent gateways read `x-ratelimit-used-percent` ("used quota from 0 to 100"),
+/// OpenAI's Codex backend sends `x-codex-primary-used-percent`, and self-hosted gateways
+/// `X-RateLimit-Used-Percentage` or one per window (`X-RateLimit-Used-Percent-5h`). The
+/// rule is the name: `used` followed by `percent`, `percentage` or `pct`, anywhere in it;
+/// the value a number from 0 to 100. Each is a policy of 100 percent named by the rest
+/// of the name, with what is left as [`left_of`] reads it.
+pub(crate) fn read_percent_headers(h: &Headers<'_>, out: &mut Collector) {
+    for (name, value) in h.iter() {
+        let Some(policy) = percent_used_policy(name) else {
+            continue;
+        };
+        let Some(used) = std::str::from_utf8(value)
+            .ok()
+            .and_then(|v| v.trim().trim_end_matches('%').parse::<f64>().ok())
+            .filter(|u| u.is_finite() && (0.0..=100.0).contains(u))
+        else {
+            continue;
+        };
+        out.quota(Quota {
+            limit: Some(100),
+            remaining: Some(left_of(used)),
+            ..Quota::new(policy)
+        });
+    }
+}
+
+/// The policy a percentage-used header names (`x-codex-primary-used-percent` →
+/// `codex-primary`, `X-RateLimit-Used-Percent-5h` → `ratelimit-5h`), or `None` when the
+/// name does not say it holds a percentage used.
+fn percent_used_policy(name: &str) -> Option<String> {
+    let lower = name.trim().to_ascii_lowercase().replace('_', "-");
+    let words: Vec<&str> = lower.split('-').filter(|w| !w.is_empty()).collect();
+    let at = words
+        .windows(2)
+        .position(|w| w[0] == "used" && matches!(w[1], "percent" | "percentage" | "pct"))?;
+    let rest: Vec<&str> = words[..at]
+        .iter()
+        .chain(&words[at + 2..])
+        .filter(|w| **w != "x")
+        .copied()
+        .collect();
+    Some(if rest.is_empty() {
+        "usage".to_owned()
+    } else {
+        rest.join("-")
+    })
+}
+
 /// Whole percent left when `used` percent is gone: rounded down, but a share below 100
 /// never reads as exhausted (that would say "throttled" while calls still pass).
 fn left_of(used: f64) -> u64 {
@@ -189,6 +238,31 @@ fn time_unit(key: &str) -> Option<TimeUnit> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_header_named_for_a_percentage_used_is_a_share_of_its_window() {
+        let fields: [(&str, &[u8]); 3] = [
+            ("x-codex-primary-used-percent", b"97"),
+            ("X-RateLimit-Used-Percent-5h", b"40.5"),
+            ("X-Used-Percent-Of-Nothing", b"400"),
+        ];
+        let mut out = Collector::default();
+        read_percent_headers(&Headers::new(&fields), &mut out);
+        let got: Vec<(String, Option<u64>)> = out
+            .quotas
+            .iter()
+            .map(|q| (q.policy.clone(), q.remaining))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                ("codex-primary".to_owned(), Some(3)),
+                ("ratelimit-5h".to_owned(), Some(59)),
+            ]
+        );
+        // A count of what was used is not a percentage.
+        assert_eq!(percent_used_policy("X-RateLimit-Used"), None);
+    }
 
     #[test]
     fn family_names_from_headers() {

@@ -144,8 +144,8 @@ fn says_ended(text: &str) -> bool {
 
 /// The text announces an end with its date ("To-Dos will be disabled on Jan. 31, 2022",
 /// "will stop working on 2026-03-01"): a retirement scheduled, which is what a
-/// deprecation is, whatever word it uses. Without a date it is only a warning. Only
-/// absolute dates are looked for, so the instant the text is read does not matter.
+/// deprecation is, whatever word it uses. Without a date it is only a warning. A date
+/// relative to the reading ("in 30 days", "tomorrow") dates it too, whenever it is read.
 fn announces_dated_end(text: &str) -> bool {
     let lower = text.to_ascii_lowercase();
     END_PHRASES.iter().any(|phrase| {
@@ -749,10 +749,14 @@ fn date_after(s: &str, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
         .chain(std::iter::once(s.len()))
         .take(6)
         .collect();
-    ends.iter().rev().find_map(|&end| {
-        let candidate = s[..end].trim_end_matches(['.', ',', ';', ')', '"', '\'']);
-        reset::parse_timestamp(candidate, now)
-    })
+    ends.iter()
+        .rev()
+        .find_map(|&end| {
+            let candidate = s[..end].trim_end_matches(['.', ',', ';', ')', '"', '\'']);
+            reset::parse_timestamp(candidate, now)
+        })
+        // "will be removed in 30 days", "… tomorrow", "… at the end of the quarter".
+        .or_else(|| crate::calendar::relative_day(s, now))
 }
 
 /// Stems of the words that say something is going away. A notice in a response body is

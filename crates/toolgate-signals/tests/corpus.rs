@@ -40,9 +40,9 @@ use toolgate_signals::{
 };
 
 /// Cases read right, out of every case; raised as the readers improve.
-const FLOOR: usize = 4288;
+const FLOOR: usize = 4392;
 
-const FILES: [(&str, &str); 59] = [
+const FILES: [(&str, &str); 60] = [
     (
         "ratelimit_headers",
         include_str!("corpus/ratelimit_headers.json"),
@@ -86,6 +86,7 @@ const FILES: [(&str, &str); 59] = [
     ("holdout31", include_str!("corpus/holdout31.json")),
     ("holdout32", include_str!("corpus/holdout32.json")),
     ("holdout33", include_str!("corpus/holdout33.json")),
+    ("holdout34", include_str!("corpus/holdout34.json")),
     ("false_alarms", include_str!("corpus/false_alarms.json")),
     ("recovery", include_str!("corpus/recovery.json")),
     ("recovery2", include_str!("corpus/recovery2.json")),

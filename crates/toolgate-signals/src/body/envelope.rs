@@ -160,9 +160,12 @@ fn is_message_key(lower: &[u8]) -> bool {
 }
 
 /// Whether the first [`WINDOW`] bytes of `body` are a JSON object with a top-level
-/// member that reports an error.
+/// member that reports an error. A top-level status or code that is 429 needs no words
+/// beside it (`{"code": 429, "message": "", "data": null}`): no API numbers a success
+/// with the status HTTP gives a throttle, so the answer's own code says it throttled.
 pub(super) fn is_error_envelope(body: &[u8]) -> bool {
     reports_error(&body[..body.len().min(WINDOW)], MAX_WRAPPERS)
+        || status_is_429_alone(body)
         || only_words(body)
         || error_line(body)
         || markup_reports_throttle(&body[..body.len().min(2 * WINDOW)])
@@ -845,6 +848,38 @@ pub(super) fn mirrors_too_many_requests(body: &[u8]) -> bool {
             if digits.starts_with(b"429") && digits.get(3).is_none_or(|b| !b.is_ascii_digit()) {
                 return true;
             }
+        }
+    }
+    false
+}
+
+/// Whether a top-level status or code is 429 and nothing else: the number `429`, the
+/// string `"429"`, or `"429 "` before the status's words (`"429 TOO_MANY_REQUESTS"`). A
+/// code that only starts with 429 (`"429A"`, `"429-B"`, a product's or a form's) is not.
+fn status_is_429_alone(body: &[u8]) -> bool {
+    let mut members = TopLevel::new(&body[..body.len().min(WINDOW)]);
+    while let Some((key, value)) = members.next_member() {
+        if !STATUS_MIRRORS
+            .iter()
+            .any(|k| key.eq_ignore_ascii_case(k.as_bytes()))
+        {
+            continue;
+        }
+        let (digits, quoted) = match value.strip_prefix(b"\"") {
+            Some(inner) => (inner, true),
+            None => (value, false),
+        };
+        let Some(after) = digits.strip_prefix(b"429") else {
+            continue;
+        };
+        let alone = match after.first() {
+            None => true,
+            Some(b'"') => quoted,
+            Some(b' ') => quoted,
+            Some(b) => !quoted && !b.is_ascii_alphanumeric() && !matches!(b, b'.' | b'e' | b'E'),
+        };
+        if alone {
+            return true;
         }
     }
     false

@@ -277,11 +277,12 @@ pub(super) fn camel_words(name: &str) -> Vec<String> {
     words
 }
 
+/// A member's value as a field's bytes, a count written for people (`"1.5k"`,
+/// `"10,000"`) as its digits ([`crate::json_counts::scalar`]).
 fn scalar(v: &Value) -> Option<Vec<u8>> {
     match v {
-        Value::Number(n) => Some(n.to_string().into_bytes()),
-        Value::String(s) if s.len() <= MAX_TEXT => Some(s.clone().into_bytes()),
-        _ => None,
+        Value::String(s) if s.len() > MAX_TEXT => None,
+        v => crate::json_counts::scalar(v),
     }
 }
 

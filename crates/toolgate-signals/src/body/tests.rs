@@ -1230,3 +1230,43 @@ fn one_line_of_text_naming_itself_an_error_and_its_code_is_an_error_envelope() {
     assert!(!worth_reading(200, b"error 1;row 1\nerror 2;row 2\n"));
     assert!(!worth_reading(200, b"Keyword;Position\nerror 404 page;3\n"));
 }
+
+#[test]
+fn a_budget_whose_counts_are_written_for_people_is_counted() {
+    for (body, limit, remaining) in [
+        (
+            &br#"{"quota":{"limit":"1.5k","remaining":"120"}}"#[..],
+            1_500,
+            120,
+        ),
+        (
+            br#"{"rate_limit":{"limit":"10 000","remaining":"250"}}"#,
+            10_000,
+            250,
+        ),
+        (
+            br#"{"rate_limit":{"limit":"10,000","remaining":"1,200"}}"#,
+            10_000,
+            1_200,
+        ),
+        (
+            br#"{"rate_limit":{"limit":1e3,"remaining":12.0}}"#,
+            1_000,
+            12,
+        ),
+    ] {
+        let b = read_success(body, now()).expect("a quota");
+        let q = b.quota.first().expect("a quota");
+        assert_eq!(
+            (q.limit, q.remaining),
+            (Some(limit), Some(remaining)),
+            "{}",
+            String::from_utf8_lossy(body)
+        );
+    }
+    // Sizes written so in data are not a budget.
+    assert!(
+        read_success(br#"{"files":[{"name":"a.txt","size":"1.5k"}]}"#, now())
+            .is_none_or(|b| b.quota.is_empty())
+    );
+}

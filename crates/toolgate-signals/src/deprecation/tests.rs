@@ -762,3 +762,32 @@ fn an_advisory_in_a_script_written_without_spaces_is_read_as_words() {
     assert_eq!(d.sunset, Some(utc(2025, 12, 31, 0, 0, 0)));
     assert!(s.unread.is_empty());
 }
+
+#[test]
+fn a_sunset_written_as_an_epoch_or_for_people_is_that_day() {
+    let now = utc(2025, 6, 1, 12, 0, 0);
+    let cases: [(&[u8], DateTime<Utc>); 8] = [
+        (b"1767225599", utc(2025, 12, 31, 23, 59, 59)),
+        (b"1767225599000", utc(2025, 12, 31, 23, 59, 59)),
+        (
+            b"Wed, 31 Dec 2025 12:00:00 PST",
+            utc(2025, 12, 31, 20, 0, 0),
+        ),
+        (b"20251231T235959Z", utc(2025, 12, 31, 23, 59, 59)),
+        (b"2026-W01-1", utc(2025, 12, 29, 0, 0, 0)),
+        (b"31.12.2025", utc(2025, 12, 31, 0, 0, 0)),
+        (b"31 grudnia 2025", utc(2025, 12, 31, 0, 0, 0)),
+        ("2025年12月31日".as_bytes(), utc(2025, 12, 31, 0, 0, 0)),
+    ];
+    for (value, want) in cases {
+        let fields: [(&str, &[u8]); 2] = [("Deprecation", b"true"), ("Sunset", value)];
+        let (d, _) = run(&fields, now);
+        let sunset = d.and_then(|d| d.sunset);
+        assert_eq!(sunset, Some(want), "{}", String::from_utf8_lossy(value));
+    }
+    // May or November: not read, and said to be unread.
+    let fields: [(&str, &[u8]); 2] = [("Deprecation", b"true"), ("Sunset", b"05/11/2025")];
+    let s = read_all(&fields, now);
+    assert_eq!(s.deprecation.and_then(|d| d.sunset), None);
+    assert!(s.unread.iter().any(|u| u.name == "Sunset"));
+}

@@ -174,3 +174,27 @@ fn digits_of_other_scripts_read_as_ascii() {
         assert_eq!(ascii_digit(c), want, "{c}");
     }
 }
+
+#[test]
+fn a_count_written_for_people_is_read_whole() {
+    let cases: &[(&str, Option<u64>)] = &[
+        ("10,000", Some(10_000)),
+        ("1,234,567", Some(1_234_567)),
+        ("10 000", Some(10_000)),
+        ("10\u{a0}000", Some(10_000)),
+        ("1.5k", Some(1_500)),
+        ("2K", Some(2_000)),
+        ("1e3", Some(1_000)),
+        ("1.5e3", Some(1_500)),
+        // A list with a space, a decimal comma, a fraction of a call, minutes: not counts.
+        ("10, 100", None),
+        ("10,5", None),
+        ("1.2345k", None),
+        ("30m", None),
+        ("1e99", None),
+        ("", None),
+    ];
+    for (text, want) in cases {
+        assert_eq!(written_count(text), *want, "{text:?}");
+    }
+}

@@ -120,13 +120,17 @@ fn lenient_http_dates_where_real_servers_are_not_strict() {
         // a prefix of a month name is not a month
         ("Mon, 01 Sept 2013 17:47:53 GMT", None),
         ("Mon, 01 Ju 2013 17:47:53 GMT", None),
+        // a zone name that names one offset: RFC 5322's US zones, Central Europe's
+        ("Mon, 01 Jul 2013 17:47:53 CEST", t(2013, 7, 1, 15, 47, 53)),
+        ("Mon, 01 Jul 2013 10:47:53 PDT", t(2013, 7, 1, 17, 47, 53)),
         // asctime without a weekday, and with a zone
         ("Nov  6 08:49:37 1994", t(1994, 11, 6, 8, 49, 37)),
         ("Sun Nov 6 08:49:37 1994 GMT", t(1994, 11, 6, 8, 49, 37)),
         // refused: impossible dates and times, unknown zones, junk
         ("Mon, 31 Jun 2013 17:47:53 GMT", None),
         ("Mon, 01 Jul 2013 24:00:00 GMT", None),
-        ("Mon, 01 Jul 2013 17:47:53 CEST", None),
+        // A zone name that names several zones (India's, Ireland's, Israel's).
+        ("Mon, 01 Jul 2013 17:47:53 IST", None),
         ("Mon, 01 Jul 2013 17:47 GMT", None),
         ("Mon, 01 Jul 213 17:47:53 GMT", None),
         ("Mon, 01 Juli 2013 17:47:53 GMT", None),
@@ -338,5 +342,27 @@ fn an_http_date_written_under_another_locale_is_read() {
     ];
     for (v, want) in cases {
         assert_eq!(http_date(v, now), *want, "{v}");
+    }
+}
+
+#[test]
+fn a_reset_in_epoch_nanoseconds_or_written_for_people_is_the_time_it_names() {
+    let now = at(1_748_779_200); // 2025-06-01T12:00:00Z
+    let s = Duration::from_secs;
+    let ms = Duration::from_millis;
+    let cases: &[(&str, Option<Duration>)] = &[
+        // Go's UnixNano, written without its unit.
+        ("1748779230000000000", Some(s(30))),
+        ("1748779230500000000", Some(ms(30_500))),
+        // ISO 8601's basic format and its comma before a fraction.
+        ("20250601T120130Z", Some(s(90))),
+        ("2025-06-01T12:00:30,500Z", Some(ms(30_500))),
+        // A US zone's name.
+        ("Sun, 01 Jun 2025 08:02:00 EDT", Some(s(120))),
+        // Japanese marks, with the zone.
+        ("2025年06月01日 12:05:00 UTC", Some(s(300))),
+    ];
+    for (input, want) in cases {
+        assert_eq!(parse(input.as_bytes(), now), *want, "{input:?}");
     }
 }

@@ -60,6 +60,23 @@ const DEPRECATED: &[&str] = &[
     "已淘汰",               // Chinese
     "더 이상 사용되지 않",  // Korean
     "사용 중단",            // Korean
+    "παρωχημέν",            // Greek
+    "καταργημέν",           // Greek
+    "έχει καταργηθεί",      // Greek
+    "υπό κατάργηση",        // Greek
+    "مهمل",                 // Arabic
+    "متوقف",                // Arabic
+    "משימוש",               // Hebrew ("הוצא משימוש", out of use)
+    "מיושן",                // Hebrew
+    "lỗi thời",             // Vietnamese
+    "không được dùng nữa",  // Vietnamese
+    "tidak digunakan lagi", // Indonesian, Malay
+    "usang",                // Indonesian
+    "învechit",             // Romanian
+    "depreciat",            // Romanian
+    "forældet",             // Danish
+    "foreldet",             // Norwegian
+    "utdatert",             // Norwegian
 ];
 
 /// Phrases saying the subject's end has come: no longer supported.
@@ -90,47 +107,75 @@ const ENDED: &[&str] = &[
     "不再支持",                   // Chinese
     "停止支持",                   // Chinese
     "더 이상 지원되지 않",        // Korean
+    "δεν υποστηρίζεται πλέον",    // Greek
+    "لم يعد مدعوم",               // Arabic
+    "אינו נתמך עוד",              // Hebrew
+    "ngừng hỗ trợ",               // Vietnamese
+    "không còn được hỗ trợ",      // Vietnamese
+    "tidak lagi didukung",        // Indonesian
+    "nu mai este acceptat",       // Romanian
+    "understøttes ikke længere",  // Danish
+    "støttes ikke lenger",        // Norwegian
 ];
 
 /// Words announcing the subject's end: switched off, removed, withdrawn.
 const ENDS: &[&str] = &[
-    "abgeschaltet",  // German
-    "eingestellt",   // German
-    "entfernt",      // German
-    "supprimé",      // French
-    "désactivé",     // French
-    "retiré",        // French
-    "eliminad",      // Spanish
-    "desactivad",    // Spanish
-    "retirad",       // Spanish, Portuguese
-    "desativad",     // Portuguese
-    "removid",       // Portuguese
-    "desligad",      // Portuguese
-    "rimoss",        // Italian
-    "disattivat",    // Italian
-    "dismess",       // Italian
-    "uitgeschakeld", // Dutch
-    "verwijderd",    // Dutch
-    "stopgezet",     // Dutch
-    "stängs",        // Swedish
-    "tas bort",      // Swedish
-    "wyłączon",      // Polish
-    "usunięt",       // Polish
-    "vypnut",        // Czech
-    "odstraněn",     // Czech
-    "kapatılacak",   // Turkish
-    "kaldırılacak",  // Turkish
-    "отключ",        // Russian
-    "удалён",        // Russian
-    "удален",        // Russian
-    "вимкн",         // Ukrainian
-    "廃止",          // Japanese
-    "提供終了",      // Japanese
-    "提供を終了",    // Japanese
-    "下线",          // Chinese
-    "下線",          // Chinese (traditional)
-    "停用",          // Chinese
-    "종료",          // Korean
+    "abgeschaltet",    // German
+    "eingestellt",     // German
+    "entfernt",        // German
+    "supprimé",        // French
+    "désactivé",       // French
+    "retiré",          // French
+    "eliminad",        // Spanish
+    "desactivad",      // Spanish
+    "retirad",         // Spanish, Portuguese
+    "desativad",       // Portuguese
+    "removid",         // Portuguese
+    "desligad",        // Portuguese
+    "rimoss",          // Italian
+    "disattivat",      // Italian
+    "dismess",         // Italian
+    "uitgeschakeld",   // Dutch
+    "verwijderd",      // Dutch
+    "stopgezet",       // Dutch
+    "stängs",          // Swedish
+    "tas bort",        // Swedish
+    "wyłączon",        // Polish
+    "usunięt",         // Polish
+    "vypnut",          // Czech
+    "odstraněn",       // Czech
+    "kapatılacak",     // Turkish
+    "kaldırılacak",    // Turkish
+    "отключ",          // Russian
+    "удалён",          // Russian
+    "удален",          // Russian
+    "вимкн",           // Ukrainian
+    "廃止",            // Japanese
+    "提供終了",        // Japanese
+    "提供を終了",      // Japanese
+    "下线",            // Chinese
+    "下線",            // Chinese (traditional)
+    "停用",            // Chinese
+    "종료",            // Korean
+    "απενεργοποι",     // Greek
+    "θα καταργηθεί",   // Greek
+    "θα αφαιρεθεί",    // Greek
+    "إيقاف",           // Arabic
+    "إزالة",           // Arabic
+    "תושבת",           // Hebrew
+    "יוסר",            // Hebrew
+    "תוסר",            // Hebrew
+    "ngừng hoạt động", // Vietnamese
+    "bị xóa",          // Vietnamese
+    "gỡ bỏ",           // Vietnamese
+    "dihentikan",      // Indonesian, Malay
+    "dinonaktifkan",   // Indonesian
+    "dihapus",         // Indonesian
+    "dezactivat",      // Romanian
+    "eliminat",        // Romanian
+    "lukkes",          // Danish
+    "fjernes",         // Danish, Norwegian
+    "slås av",         // Norwegian
 ];
 
 /// Words naming a part of the request, matched as whole words.
@@ -188,7 +233,7 @@ const CALL_WORDS: &[&str] = &[
     "versie",        // Dutch
     "methode",       // Dutch, German
     "metod",         // Swedish
-    "metoda",        // Polish, Czech
+    "metoda",        // Polish, Czech, Romanian
     "wersja",        // Polish
     "verze",         // Czech
     "uç",            // Turkish ("uç nokta")
@@ -196,6 +241,18 @@ const CALL_WORDS: &[&str] = &[
     "метод",         // Russian, Ukrainian
     "версия",        // Russian
     "версія",        // Ukrainian
+    "διεπαφή",       // Greek
+    "μέθοδος",       // Greek
+    "έκδοση",        // Greek
+    "الواجهة",       // Arabic
+    "واجهة",         // Arabic
+    "الإصدار",        // Arabic
+    "ממשק",          // Hebrew
+    "נקודת",         // Hebrew ("נקודת קצה", endpoint)
+    "גרסה",          // Hebrew
+    "versi",         // Indonesian, Malay
+    "versiunea",     // Romanian
+    "versjon",       // Norwegian
 ];
 
 /// Words naming the call in scripts written without spaces, matched as parts.
@@ -289,7 +346,7 @@ fn sentences(lower: &str) -> impl Iterator<Item = &str> {
     while let Some((i, c)) = chars.next() {
         let next_is_space = chars.peek().is_none_or(|(_, n)| n.is_whitespace());
         let ends = matches!(c, '。' | '！' | '？' | '\n' | '\r')
-            || (matches!(c, '.' | '!' | '?') && next_is_space);
+            || (matches!(c, '.' | '!' | '?') && next_is_space && !ordinal_day(&lower[start..i]));
         if ends {
             out.push(&lower[start..i]);
             start = i + c.len_utf8();
@@ -297,6 +354,17 @@ fn sentences(lower: &str) -> impl Iterator<Item = &str> {
     }
     out.push(&lower[start..]);
     out.into_iter().filter(|s| !s.trim().is_empty())
+}
+
+/// Whether `before` ends in a day's number of one or two digits, standing alone: the dot
+/// after it is an ordinal's (`31. prosince 2025`, `am 31. Dezember`), not a full stop.
+fn ordinal_day(before: &str) -> bool {
+    let digits = before.len() - before.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+    let alone = before[..before.len() - digits]
+        .chars()
+        .next_back()
+        .is_none_or(char::is_whitespace);
+    (1..=2).contains(&digits) && alone
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -339,113 +407,15 @@ fn version_token(w: &str) -> bool {
 /// The first calendar date written in `s` with digits: year first (`2026-01-31`,
 /// `2025/12/31`, `2025年12月31日`, `2025년 12월 31일`) or day first (`31.12.2025`,
 /// `30/06/2026`, `01-12-2025`), or with its month's name in the sentence's language
-/// (`31. Dezember 2025`, `30 juin 2026`, `31 de diciembre de 2025`), the day starting at
+/// (`31. Dezember 2025`, `30 juin 2026`, `31 de diciembre de 2025`, `31 декабря 2025`,
+/// `31 tháng 12 năm 2025`; [`crate::calendar`] knows the names), the day starting at
 /// midnight UTC.
 fn first_date(s: &str) -> Option<DateTime<Utc>> {
     let chars: Vec<char> = s.chars().take(MAX_CHARS).collect();
     (0..chars.len())
         .filter(|&i| chars[i].is_ascii_digit() && (i == 0 || !chars[i - 1].is_ascii_digit()))
         .find_map(|i| date_at(&chars[i..]))
-        .or_else(|| named_month_date(s))
-}
-
-/// Months by name in these languages (lowercase), January first; each entry lists the
-/// names of one month.
-const MONTHS: [&[&str]; 12] = [
-    &[
-        "januar", "janvier", "enero", "janeiro", "gennaio", "januari", "stycznia", "ledna",
-    ],
-    &[
-        "februar",
-        "février",
-        "febrero",
-        "fevereiro",
-        "febbraio",
-        "februari",
-        "lutego",
-        "února",
-    ],
-    &["märz", "mars", "marzo", "março", "maart", "marca", "března"],
-    &["april", "avril", "abril", "aprile", "kwietnia", "dubna"],
-    &[
-        "mai", "mayo", "maio", "maggio", "mei", "maj", "maja", "května",
-    ],
-    &[
-        "juni", "juin", "junio", "junho", "giugno", "czerwca", "června",
-    ],
-    &[
-        "juli",
-        "juillet",
-        "julio",
-        "julho",
-        "luglio",
-        "lipca",
-        "července",
-    ],
-    &[
-        "august", "août", "agosto", "augusti", "augustus", "sierpnia", "srpna",
-    ],
-    &[
-        "september",
-        "septembre",
-        "septiembre",
-        "setembro",
-        "settembre",
-        "września",
-        "září",
-    ],
-    &[
-        "oktober",
-        "octobre",
-        "octubre",
-        "outubro",
-        "ottobre",
-        "października",
-        "října",
-    ],
-    &[
-        "november",
-        "novembre",
-        "noviembre",
-        "novembro",
-        "listopada",
-        "listopadu",
-    ],
-    &[
-        "dezember",
-        "décembre",
-        "diciembre",
-        "dezembro",
-        "dicembre",
-        "december",
-        "grudnia",
-        "prosince",
-    ],
-];
-
-/// A date with its month's name: a day, the month's name and a four-digit year, with
-/// only a dot after the day or `de` between them (`31. Dezember 2025`, `31 de diciembre
-/// de 2025`).
-fn named_month_date(s: &str) -> Option<DateTime<Utc>> {
-    let words: Vec<&str> = s
-        .split(|c: char| c.is_whitespace() || c == ',')
-        .filter(|w| !w.is_empty() && *w != "de" && *w != "del")
-        .take(MAX_WORDS)
-        .collect();
-    words.windows(3).find_map(|w| {
-        let day: u32 = w[0].trim_end_matches('.').parse().ok()?;
-        let name = w[1].to_lowercase();
-        let month = MONTHS
-            .iter()
-            .position(|names| names.contains(&name.as_str()))?;
-        let year = w[2].trim_end_matches(['.', ';', ')']);
-        if year.len() != 4 {
-            return None;
-        }
-        let date =
-            NaiveDate::from_ymd_opt(year.parse().ok()?, u32::try_from(month).ok()? + 1, day)?;
-        Some(date.and_hms_opt(0, 0, 0)?.and_utc())
-    })
+        .or_else(|| crate::calendar::first_named_month_date(s, MAX_WORDS))
 }
 
 /// Words of a sentence looked at for a date with its month's name.

@@ -482,3 +482,49 @@ fn a_notice_in_another_language_is_flagged_as_a_deprecation() {
     let r = retirement("Dieser Endpunkt ist veraltet und wird am 31.12.2025 abgeschaltet.");
     assert_eq!(r.sunset, Some(midnight("2025-12-31")));
 }
+
+#[test]
+fn an_end_written_relative_to_the_reading_is_dated_from_the_reading() {
+    // Sunday 1 June 2025, noon.
+    let now = DateTime::parse_from_rfc3339("2025-06-01T12:00:00Z")
+        .unwrap()
+        .with_timezone(&Utc);
+    let cases = [
+        (
+            "This endpoint is deprecated and will be removed in 30 days.",
+            "2025-07-01",
+        ),
+        (
+            "This API version is deprecated and will be shut down tomorrow.",
+            "2025-06-02",
+        ),
+        (
+            "This endpoint is deprecated and will be turned off next Monday.",
+            "2025-06-02",
+        ),
+        (
+            "The v1 API will be retired at the end of the quarter.",
+            "2025-06-30",
+        ),
+        (
+            "This endpoint will be removed by the end of the year.",
+            "2025-12-31",
+        ),
+        ("This endpoint will be removed in 2 weeks.", "2025-06-15"),
+    ];
+    for (text, want) in cases {
+        let Said::AboutTheCall(r) = what_it_says(text, now) else {
+            panic!("{text}: not about the call");
+        };
+        let got = r.sunset.map(|t| t.format("%Y-%m-%d").to_string());
+        assert_eq!(got.as_deref(), Some(want), "{text}");
+    }
+    // Words that only look relative date nothing.
+    let Said::AboutTheCall(r) = what_it_says(
+        "This endpoint is deprecated and will be removed in the next release.",
+        now,
+    ) else {
+        panic!("not about the call");
+    };
+    assert_eq!(r.sunset, None);
+}

@@ -278,3 +278,21 @@ fn an_object_typed_as_an_exception_is_an_error_envelope() {
         );
     }
 }
+
+#[test]
+fn a_top_level_code_of_429_makes_an_envelope_without_words_beside_it() {
+    for b in [
+        &br#"{"code":429,"message":"","data":null}"#[..],
+        br#"{"status_code":429,"status":"error","message":"error"}"#,
+        br#"{"status":"429","error":"request refused"}"#,
+    ] {
+        assert!(is_error_envelope(b), "{}", String::from_utf8_lossy(b));
+    }
+    // A 429 inside the data is a record, and a code that only starts with 429 is
+    // another code.
+    assert!(!is_error_envelope(
+        br#"{"data":[{"code":429,"name":"Too Many Requests"}]}"#
+    ));
+    assert!(!is_error_envelope(br#"{"code":"429-B","name":"Widget"}"#));
+    assert!(!is_error_envelope(br#"{"code":4290,"name":"Widget"}"#));
+}

@@ -139,3 +139,62 @@ fn a_date_with_its_months_name_in_the_sentences_language_is_read() {
         about_the_call("Cette version de l'API est obsolète et sera supprimée le 30 juin 2026.");
     assert_eq!(r.sunset, Some(day("2026-06-30")));
 }
+
+#[test]
+fn a_month_named_in_another_script_or_language_of_its_market_dates_the_end() {
+    let cases = [
+        (
+            "Этот метод устарел и будет отключён 31 декабря 2025 г.",
+            "2025-12-31",
+        ),
+        (
+            "Цей метод застарів і буде вимкнений 31 грудня 2025 року.",
+            "2025-12-31",
+        ),
+        (
+            "Bu uç nokta kullanımdan kaldırılmıştır ve 31 Aralık 2025 tarihinde kapatılacaktır.",
+            "2025-12-31",
+        ),
+        (
+            "Αυτό το endpoint έχει καταργηθεί και θα απενεργοποιηθεί στις 31 Δεκεμβρίου 2025.",
+            "2025-12-31",
+        ),
+        (
+            "هذه الواجهة مهملة وسيتم إيقافها في 31 ديسمبر 2025",
+            "2025-12-31",
+        ),
+        (
+            "נקודת קצה זו הוצאה משימוש ותושבת ב-31 בדצמבר 2025",
+            "2025-12-31",
+        ),
+        (
+            "API này đã bị ngừng hỗ trợ và sẽ ngừng hoạt động vào ngày 31 tháng 12 năm 2025.",
+            "2025-12-31",
+        ),
+        (
+            "API ini tidak digunakan lagi dan akan dihentikan pada 31 Desember 2025.",
+            "2025-12-31",
+        ),
+        (
+            "Această versiune a API-ului este învechită și va fi dezactivată pe 31 decembrie 2025.",
+            "2025-12-31",
+        ),
+        (
+            "Dette API er forældet og lukkes 31. december 2025.",
+            "2025-12-31",
+        ),
+    ];
+    for (text, want) in cases {
+        let r = about_the_call(text);
+        assert!(r.deprecated, "{text}");
+        assert_eq!(r.sunset, Some(day(want)), "{text}");
+    }
+}
+
+#[test]
+fn a_day_written_with_an_ordinal_dot_keeps_its_month_in_the_same_sentence() {
+    let r = about_the_call("Tento endpoint je zastaralý a bude vypnut 31. prosince 2025.");
+    assert_eq!(r.sunset, Some(day("2025-12-31")));
+    let r = about_the_call("Diese API ist veraltet und wird am 1. März 2026 abgeschaltet.");
+    assert_eq!(r.sunset, Some(day("2026-03-01")));
+}
