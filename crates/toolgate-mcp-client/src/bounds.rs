@@ -26,7 +26,8 @@ use std::time::Duration;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
 use tokio::time::Instant;
 
-use crate::{Event, RpcError, ServerRequestStats, lock};
+use crate::http_transport::STREAM_WINDOW;
+use crate::{Event, RpcError, STREAM_BYTES_PER_WINDOW, ServerRequestStats, lock};
 
 /// How often [`Event::Misbehaving`] is sent again while a server keeps
 /// being shed (the first shed request sends it at once).
@@ -44,6 +45,43 @@ pub struct LineBudget {
     started: Option<Instant>,
     used: u32,
     suppressed: u64,
+}
+
+/// The bytes a server wrote in the current window where no request of the gateway's
+/// waits for them: its stream of messages outside any request (HTTP), or its standard
+/// output besides the answers (stdio). Past
+/// [`STREAM_BYTES_PER_WINDOW`](crate::STREAM_BYTES_PER_WINDOW) the gateway stops
+/// reading it until the window ends.
+#[derive(Debug, Default)]
+pub(crate) struct ByteWindow {
+    started: Option<Instant>,
+    bytes: usize,
+}
+
+impl ByteWindow {
+    /// Counts `n` bytes read at `now`; `false` once the window's budget is spent.
+    pub(crate) fn take(&mut self, n: usize, now: Instant) -> bool {
+        if self
+            .started
+            .is_none_or(|s| now.saturating_duration_since(s) >= STREAM_WINDOW)
+        {
+            self.started = Some(now);
+            self.bytes = 0;
+        }
+        self.bytes = self.bytes.saturating_add(n);
+        self.bytes <= STREAM_BYTES_PER_WINDOW
+    }
+
+    /// How long reading stays stopped from `now`: until the window ends, once its
+    /// budget is spent.
+    pub(crate) fn closed_for(&self, now: Instant) -> Duration {
+        match self.started {
+            Some(s) if self.bytes > STREAM_BYTES_PER_WINDOW => {
+                (s + STREAM_WINDOW).saturating_duration_since(now)
+            }
+            _ => Duration::ZERO,
+        }
+    }
 }
 
 /// What [`LineBudget::take`] decided for one line.
