@@ -26,8 +26,7 @@ use std::time::Duration;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
 use tokio::time::Instant;
 
-use crate::http_transport::STREAM_WINDOW;
-use crate::{Event, RpcError, STREAM_BYTES_PER_WINDOW, ServerRequestStats, lock};
+use crate::{Event, RpcError, ServerRequestStats, lock};
 
 /// How often [`Event::Misbehaving`] is sent again while a server keeps
 /// being shed (the first shed request sends it at once).
@@ -47,10 +46,21 @@ pub struct LineBudget {
     suppressed: u64,
 }
 
+/// What the stream of server-initiated messages outside any request (the standalone
+/// GET stream, a `subscriptions/listen`) may carry in one [`STREAM_WINDOW`], in bytes
+/// of any kind — events, comments, fields nobody reads. That stream has no deadline,
+/// so without this a server writing to it as fast as it can (keep-alive comments,
+/// notifications the event channel drops anyway) keeps the gateway reading and
+/// parsing for as long as the connection lasts. Past it the stream is closed and not
+/// opened again before the window ends. A server's own notifications are a few
+/// hundred bytes each: this is thousands a second, sustained for a minute.
+pub const STREAM_BYTES_PER_WINDOW: usize = 16 << 20;
+/// The window [`STREAM_BYTES_PER_WINDOW`] is counted over.
+pub(crate) const STREAM_WINDOW: Duration = Duration::from_secs(60);
 /// The bytes a server wrote in the current window where no request of the gateway's
 /// waits for them: its stream of messages outside any request (HTTP), or its standard
 /// output besides the answers (stdio). Past
-/// [`STREAM_BYTES_PER_WINDOW`](crate::STREAM_BYTES_PER_WINDOW) the gateway stops
+/// [`STREAM_BYTES_PER_WINDOW`] the gateway stops
 /// reading it until the window ends.
 #[derive(Debug, Default)]
 pub(crate) struct ByteWindow {

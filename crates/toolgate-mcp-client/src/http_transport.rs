@@ -16,7 +16,7 @@ use tokio::sync::watch;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
-use crate::bounds::ByteWindow;
+use crate::bounds::{ByteWindow, STREAM_BYTES_PER_WINDOW, STREAM_WINDOW};
 use crate::input_required;
 use crate::list_filter::{self, ListFilter, Skipped};
 use crate::message::{self, Incoming, RpcOutcome};
@@ -45,17 +45,6 @@ const MAX_RETRY: Duration = Duration::from_secs(60);
 /// server ending each stream after one event with `retry: 0` would otherwise have
 /// the client open streams as fast as it can (hundreds a second).
 const MIN_RETRY: Duration = Duration::from_millis(250);
-/// What the stream of server-initiated messages outside any request (the standalone
-/// GET stream, a `subscriptions/listen`) may carry in one [`STREAM_WINDOW`], in bytes
-/// of any kind — events, comments, fields nobody reads. That stream has no deadline,
-/// so without this a server writing to it as fast as it can (keep-alive comments,
-/// notifications the event channel drops anyway) keeps the gateway reading and
-/// parsing for as long as the connection lasts. Past it the stream is closed and not
-/// opened again before the window ends. A server's own notifications are a few
-/// hundred bytes each: this is thousands a second, sustained for a minute.
-pub const STREAM_BYTES_PER_WINDOW: usize = 16 << 20;
-/// The window [`STREAM_BYTES_PER_WINDOW`] is counted over.
-pub(crate) const STREAM_WINDOW: Duration = Duration::from_secs(60);
 /// What one answer's event stream may carry besides the answer, in messages of
 /// [`ServerSpec::max_message_bytes`](crate::ServerSpec::max_message_bytes) (and at
 /// most [`STREAM_BYTES_PER_WINDOW`]), across its resumptions: keep-alive comments,

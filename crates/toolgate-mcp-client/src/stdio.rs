@@ -25,14 +25,16 @@ use tokio::task::JoinHandle;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
-use crate::bounds::{ByteWindow, Events, LineBudget, NoSlot, ServerRequests, Slot};
-use crate::http_transport::STREAM_WINDOW;
+use crate::bounds::{
+    ByteWindow, Events, LineBudget, NoSlot, STREAM_BYTES_PER_WINDOW, STREAM_WINDOW, ServerRequests,
+    Slot,
+};
 use crate::list_filter::{self, ListFilter, Skipped};
 use crate::message::{self, Incoming, RpcOutcome};
 use crate::scan::IdScanner;
 use crate::{
     BACKGROUND_INIT_TIMEOUT, Connection, Event, Failure, Initialized, Inner, Limits, Relay, Reply,
-    RpcError, STREAM_BYTES_PER_WINDOW, answer_server_request, lock,
+    RpcError, answer_server_request, lock,
 };
 
 const FIRST_BACKOFF: Duration = Duration::from_millis(500);
