@@ -46,6 +46,54 @@ pub struct LineBudget {
     suppressed: u64,
 }
 
+/// What the stream of server-initiated messages outside any request (the standalone
+/// GET stream, a `subscriptions/listen`) may carry in one [`STREAM_WINDOW`], in bytes
+/// of any kind — events, comments, fields nobody reads. That stream has no deadline,
+/// so without this a server writing to it as fast as it can (keep-alive comments,
+/// notifications the event channel drops anyway) keeps the gateway reading and
+/// parsing for as long as the connection lasts. Past it the stream is closed and not
+/// opened again before the window ends. A server's own notifications are a few
+/// hundred bytes each: this is thousands a second, sustained for a minute.
+pub const STREAM_BYTES_PER_WINDOW: usize = 16 << 20;
+/// The window [`STREAM_BYTES_PER_WINDOW`] is counted over.
+pub(crate) const STREAM_WINDOW: Duration = Duration::from_secs(60);
+/// The bytes a server wrote in the current window where no request of the gateway's
+/// waits for them: its stream of messages outside any request (HTTP), or its standard
+/// output besides the answers (stdio). Past
+/// [`STREAM_BYTES_PER_WINDOW`] the gateway stops
+/// reading it until the window ends.
+#[derive(Debug, Default)]
+pub(crate) struct ByteWindow {
+    started: Option<Instant>,
+    bytes: usize,
+}
+
+impl ByteWindow {
+    /// Counts `n` bytes read at `now`; `false` once the window's budget is spent.
+    pub(crate) fn take(&mut self, n: usize, now: Instant) -> bool {
+        if self
+            .started
+            .is_none_or(|s| now.saturating_duration_since(s) >= STREAM_WINDOW)
+        {
+            self.started = Some(now);
+            self.bytes = 0;
+        }
+        self.bytes = self.bytes.saturating_add(n);
+        self.bytes <= STREAM_BYTES_PER_WINDOW
+    }
+
+    /// How long reading stays stopped from `now`: until the window ends, once its
+    /// budget is spent.
+    pub(crate) fn closed_for(&self, now: Instant) -> Duration {
+        match self.started {
+            Some(s) if self.bytes > STREAM_BYTES_PER_WINDOW => {
+                (s + STREAM_WINDOW).saturating_duration_since(now)
+            }
+            _ => Duration::ZERO,
+        }
+    }
+}
+
 /// What [`LineBudget::take`] decided for one line.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Take {

@@ -16,6 +16,7 @@ use tokio::sync::watch;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
+use crate::bounds::{ByteWindow, STREAM_BYTES_PER_WINDOW, STREAM_WINDOW};
 use crate::input_required;
 use crate::list_filter::{self, ListFilter, Skipped};
 use crate::message::{self, Incoming, RpcOutcome};
@@ -44,17 +45,14 @@ const MAX_RETRY: Duration = Duration::from_secs(60);
 /// server ending each stream after one event with `retry: 0` would otherwise have
 /// the client open streams as fast as it can (hundreds a second).
 const MIN_RETRY: Duration = Duration::from_millis(250);
-/// What the stream of server-initiated messages outside any request (the standalone
-/// GET stream, a `subscriptions/listen`) may carry in one [`STREAM_WINDOW`], in bytes
-/// of any kind — events, comments, fields nobody reads. That stream has no deadline,
-/// so without this a server writing to it as fast as it can (keep-alive comments,
-/// notifications the event channel drops anyway) keeps the gateway reading and
-/// parsing for as long as the connection lasts. Past it the stream is closed and not
-/// opened again before the window ends. A server's own notifications are a few
-/// hundred bytes each: this is thousands a second, sustained for a minute.
-pub const STREAM_BYTES_PER_WINDOW: usize = 16 << 20;
-/// The window [`STREAM_BYTES_PER_WINDOW`] is counted over.
-const STREAM_WINDOW: Duration = Duration::from_secs(60);
+/// What one answer's event stream may carry besides the answer, in messages of
+/// [`ServerSpec::max_message_bytes`](crate::ServerSpec::max_message_bytes) (and at
+/// most [`STREAM_BYTES_PER_WINDOW`]), across its resumptions: keep-alive comments,
+/// progress, log messages, fields nobody reads. Without it a server that keeps a call's
+/// stream busy and never answers costs the gateway a parse of every byte until the
+/// call's deadline, however long that is; the notifications relayed to the caller are
+/// bounded well below it (a few hundred small messages a call).
+const ANSWER_STREAM_MESSAGES: usize = 16;
 
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Session {
@@ -100,6 +98,25 @@ struct Progress {
     seen: SeenIds,
     /// The stream is being read again after `Last-Event-ID`.
     resumed: bool,
+    /// Bytes read so far, of every connection.
+    bytes: usize,
+    /// The most it may read ([`answer_stream_bytes`]).
+    most: usize,
+}
+
+/// The most one answer's stream may carry, its answer included
+/// ([`ANSWER_STREAM_MESSAGES`] besides it). A list answer is read past its
+/// oversized entries, up to [`list_filter::LIST_READ_FACTOR`] messages.
+fn answer_stream_bytes(max_message_bytes: usize, list: bool) -> usize {
+    let answer = if list {
+        max_message_bytes.saturating_mul(list_filter::LIST_READ_FACTOR)
+    } else {
+        max_message_bytes
+    };
+    let besides = max_message_bytes
+        .saturating_mul(ANSWER_STREAM_MESSAGES)
+        .min(STREAM_BYTES_PER_WINDOW);
+    answer.saturating_add(besides)
 }
 
 /// How an answer's stream ended.
@@ -582,7 +599,10 @@ impl Http {
         } else {
             SseParser::new(inner.max_message_bytes)
         };
-        let mut read = Progress::default();
+        let mut read = Progress {
+            most: answer_stream_bytes(inner.max_message_bytes, list),
+            ..Progress::default()
+        };
         let mut end = self
             .read_stream(inner, id, response, session, &relay, &mut parser, &mut read)
             .await?;
@@ -662,6 +682,14 @@ impl Http {
                 }
                 Err(e) => return Err(self.connect_failure("reading the answer stream from", &e)),
             };
+            read.bytes = read.bytes.saturating_add(chunk.len());
+            let most = read.most;
+            if read.bytes > most {
+                tracing::warn!(server = %inner.name, bytes = most, "an MCP server's answer stream carried more than an answer's share without the answer; the request fails");
+                return Err(Failure::protocol(format!(
+                    "the answer's event stream carried more than {most} bytes (keep-alive comments, notifications, fields) without the answer"
+                )));
+            }
             let events = parser.feed(&chunk).map_err(|_| Failure::TooLarge {
                 limit: inner.max_message_bytes,
             })?;
@@ -941,7 +969,7 @@ async fn listen(weak: Weak<Inner>, closed: CancellationToken, epoch: u64, how: L
         parser: None,
         seen: SeenIds::default(),
         relisten,
-        read: StreamBudget::default(),
+        read: ByteWindow::default(),
     };
     loop {
         let (request, session, max) = match listener.request(&mut state) {
@@ -1000,40 +1028,7 @@ struct ListenState {
     relisten: Option<watch::Receiver<u64>>,
     /// The bytes read in the current window, across openings: a server cannot start
     /// its count over by ending the stream.
-    read: StreamBudget,
-}
-
-/// The bytes the stream outside any request carried in the current window.
-#[derive(Debug, Default)]
-struct StreamBudget {
-    started: Option<tokio::time::Instant>,
-    bytes: usize,
-}
-
-impl StreamBudget {
-    /// Counts `n` bytes read at `now`; `false` once the window's budget is spent.
-    fn take(&mut self, n: usize, now: tokio::time::Instant) -> bool {
-        if self
-            .started
-            .is_none_or(|s| now.saturating_duration_since(s) >= STREAM_WINDOW)
-        {
-            self.started = Some(now);
-            self.bytes = 0;
-        }
-        self.bytes = self.bytes.saturating_add(n);
-        self.bytes <= STREAM_BYTES_PER_WINDOW
-    }
-
-    /// How long the stream stays closed from `now`: until the window ends, once its
-    /// budget is spent.
-    fn closed_for(&self, now: tokio::time::Instant) -> Duration {
-        match self.started {
-            Some(s) if self.bytes > STREAM_BYTES_PER_WINDOW => {
-                (s + STREAM_WINDOW).saturating_duration_since(now)
-            }
-            _ => Duration::ZERO,
-        }
-    }
+    read: ByteWindow,
 }
 
 /// Why no request for the stream is sent now.

@@ -172,7 +172,7 @@ pub use bounds::{LineBudget, Take};
 pub mod codes;
 mod echoed;
 mod http_transport;
-pub use http_transport::STREAM_BYTES_PER_WINDOW;
+pub use bounds::STREAM_BYTES_PER_WINDOW;
 mod input_required;
 mod list_filter;
 pub use list_filter::Skipped;

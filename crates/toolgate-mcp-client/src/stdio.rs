@@ -25,7 +25,10 @@ use tokio::task::JoinHandle;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
-use crate::bounds::{Events, LineBudget, NoSlot, ServerRequests, Slot};
+use crate::bounds::{
+    ByteWindow, Events, LineBudget, NoSlot, STREAM_BYTES_PER_WINDOW, STREAM_WINDOW, ServerRequests,
+    Slot,
+};
 use crate::list_filter::{self, ListFilter, Skipped};
 use crate::message::{self, Incoming, RpcOutcome};
 use crate::scan::IdScanner;
@@ -757,6 +760,11 @@ async fn read_stdout(
 ) {
     // However the reading ends, the supervisor learns it.
     let _closed = closed.drop_guard();
+    // What the child writes besides answers (notifications, requests, lines that are
+    // not JSON-RPC, blank lines) is read at most so fast: past the budget, stdout is
+    // left unread until the window ends, and the child blocks on its pipe.
+    let mut besides_answers = ByteWindow::default();
+    let mut unread_lines = LineBudget::new(1, UNREAD_LINE_WARNING_EVERY);
     loop {
         let mut scanner = IdScanner::default();
         let mut list = ListCut::default();
@@ -768,11 +776,11 @@ async fn read_stdout(
                 // The supervisor sees the end and fails what is pending.
                 Ok(None) | Err(_) => return,
             };
-        match line {
-            Line::Cut(_) => {
+        let (bytes, answered) = match line {
+            Line::Cut(line) => {
                 let limit = state.max;
                 let id = scanner.id();
-                match id.and_then(|id| state.take_pending(id)) {
+                let answered = match id.and_then(|id| state.take_pending(id)) {
                     Some(p) => {
                         // A list answer keeps its entries within the limit; any
                         // other answer past it fails its request.
@@ -784,41 +792,75 @@ async fn read_stdout(
                                 list_answer(&kept, id?, limit).map(|a| (a, skipped))
                             });
                         let _ = p.answer.send(kept.ok_or(Failure::TooLarge { limit }));
+                        true
                     }
                     None => {
                         tracing::warn!(server = %state.name, limit, "an oversized message from the upstream server was skipped");
+                        false
                     }
+                };
+                (line.len(), answered)
+            }
+            Line::Whole(line) => (line.len() + 1, on_line(&state, &line, &mut unread_lines)),
+        };
+        if !answered && !besides_answers.take(bytes, Instant::now()) {
+            let detail = format!(
+                "it wrote more than {} MiB to its standard output besides answers within {} s; its output is not read until the period ends",
+                STREAM_BYTES_PER_WINDOW >> 20,
+                STREAM_WINDOW.as_secs()
+            );
+            tracing::warn!(server = %state.name, "an MCP server {detail}");
+            state.emit(Event::Misbehaving {
+                detail,
+                shed: state.server_requests.stats().shed,
+            });
+            tokio::time::sleep(besides_answers.closed_for(Instant::now())).await;
+        }
+    }
+}
+
+/// How often a child writing lines that are not JSON-RPC is warned about (with the
+/// count of those in between): a child printing its own log to stdout would
+/// otherwise write toolgate's log a line for each of its own.
+const UNREAD_LINE_WARNING_EVERY: Duration = Duration::from_secs(10);
+
+/// Reads one whole line of the child's stdout; whether it answered a request of the
+/// gateway's.
+fn on_line(state: &Arc<State>, line: &[u8], unread_lines: &mut LineBudget) -> bool {
+    if line.iter().all(u8::is_ascii_whitespace) {
+        return false;
+    }
+    match message::parse(line, state.max) {
+        Ok(messages) => {
+            let mut answered = false;
+            for m in messages {
+                answered |= on_message(state, m);
+            }
+            answered
+        }
+        Err(message::Unread::TooManyValues(limit)) => {
+            // The answer it was fails its request now, as an oversized one
+            // does, instead of leaving it to time out.
+            let mut ids = IdScanner::default();
+            ids.feed(line);
+            match ids.id().and_then(|id| state.take_pending(id)) {
+                Some(p) => {
+                    let _ = p.answer.send(Err(Failure::TooManyValues { limit }));
+                    true
+                }
+                None => {
+                    tracing::warn!(server = %state.name, limit, "a message of too many JSON values from the upstream server was skipped");
+                    false
                 }
             }
-            Line::Whole(line) => {
-                if line.iter().all(u8::is_ascii_whitespace) {
-                    continue;
-                }
-                match message::parse(&line, state.max) {
-                    Ok(messages) => {
-                        for m in messages {
-                            on_message(&state, m);
-                        }
-                    }
-                    Err(message::Unread::TooManyValues(limit)) => {
-                        // The answer it was fails its request now, as an oversized one
-                        // does, instead of leaving it to time out.
-                        let mut ids = IdScanner::default();
-                        ids.feed(&line);
-                        match ids.id().and_then(|id| state.take_pending(id)) {
-                            Some(p) => {
-                                let _ = p.answer.send(Err(Failure::TooManyValues { limit }));
-                            }
-                            None => {
-                                tracing::warn!(server = %state.name, limit, "a message of too many JSON values from the upstream server was skipped");
-                            }
-                        }
-                    }
-                    Err(unread) => {
-                        tracing::warn!(server = %state.name, %unread, "the upstream server wrote a line that is not JSON-RPC; skipped");
-                    }
-                }
+        }
+        Err(unread) => {
+            let take = unread_lines.take(Instant::now());
+            if take.log {
+                let skipped_before = take.suppressed;
+                tracing::warn!(server = %state.name, %unread, skipped_before, "the upstream server wrote a line that is not JSON-RPC; skipped");
             }
+            false
         }
     }
 }
@@ -837,18 +879,27 @@ fn list_answer(kept: &[u8], id: i64, max: usize) -> Option<RpcOutcome> {
         })
 }
 
-fn on_message(state: &Arc<State>, m: Incoming) {
+/// Handles one message of the child's; whether it answered a request of the gateway's.
+fn on_message(state: &Arc<State>, m: Incoming) -> bool {
     match m {
         Incoming::Response { id, outcome } => match id.and_then(|id| state.take_pending(id)) {
             Some(p) => {
                 let _ = p.answer.send(Ok((outcome, Skipped::default())));
+                true
             }
             None => {
                 tracing::debug!(server = %state.name, ?id, "an answer to no pending request; dropped");
+                false
             }
         },
-        Incoming::Notification { method, params } => on_notification(state, method, params),
-        Incoming::Request { id, method, params } => on_request(state, id, method, params),
+        Incoming::Notification { method, params } => {
+            on_notification(state, method, params);
+            false
+        }
+        Incoming::Request { id, method, params } => {
+            on_request(state, id, method, params);
+            false
+        }
     }
 }
 

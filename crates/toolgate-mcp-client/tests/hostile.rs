@@ -981,3 +981,24 @@ async fn a_resumption_replaying_another_stream_fails_the_call_and_relays_none_of
     assert!(detail.contains("another stream"), "{detail}");
     assert_eq!(relayed, ["one"]);
 }
+
+#[tokio::test]
+async fn a_stdio_child_writing_without_end_is_read_to_a_byte_budget_and_reported() {
+    let (_conn, mut events) = stdio_with(
+        vec![fixture("stdout_flood.mjs")],
+        vec![],
+        vec![],
+        Limits::default(),
+    );
+    // The child writes lines that are not JSON-RPC as fast as they are read; past
+    // the budget its stdout is left unread and its owner is told.
+    let detail = loop {
+        if let Event::Misbehaving { detail, .. } = next_event(&mut events).await {
+            break detail;
+        }
+    };
+    assert!(
+        detail.contains("standard output") && detail.contains("MiB"),
+        "{detail}"
+    );
+}

@@ -157,7 +157,10 @@ impl Detail {
             Detail::TooManyValues { status, limit } => too_many_values(*status, *limit),
             Detail::NoRoom { held, limit, part } => no_room(*held, *limit, *part),
             Detail::Drift(d) => d.summary(),
-            Detail::Protocol(d) => format!("the MCP server broke the protocol ({d})"),
+            Detail::Protocol(d) => format!(
+                "the MCP server broke the protocol ({})",
+                without_quotations(d)
+            ),
             Detail::Rpc { code, message } => rpc_error(*code, message),
             Detail::ToolError { excerpt, .. } if excerpt.is_empty() => {
                 "the tool reported an error".into()
@@ -170,6 +173,33 @@ impl Detail {
             }
         }
     }
+}
+
+/// How a protocol break is told to a model: its every quotation — what the server
+/// wrote, quoted where toolgate names it (a refused handshake's message, a protocol
+/// version it never offered) — shown as `"…"`. Those words are no part of the
+/// call's result, and no one reviewed them; the log and `/admin/health` keep them.
+fn without_quotations(detail: &str) -> String {
+    let mut out = String::with_capacity(detail.len());
+    let mut chars = detail.chars();
+    while let Some(c) = chars.next() {
+        out.push(c);
+        if c != '"' {
+            continue;
+        }
+        // Up to the closing quote, past escaped ones; an unclosed quotation runs to
+        // the end and is left out all the same.
+        let mut escaped = false;
+        for q in chars.by_ref() {
+            match q {
+                '\\' if !escaped => escaped = true,
+                '"' if !escaped => break,
+                _ => escaped = false,
+            }
+        }
+        out.push_str("…\"");
+    }
+    out
 }
 
 fn redirect(status: u16, location: Option<&str>) -> String {

@@ -69,7 +69,11 @@ pub fn taken(kind: DefinitionKind, name: &str, others: &Served) -> Option<String
         return Some(format!("toolgate's own tool is named `{own}`"));
     }
     let noun = kind.noun();
-    keys.iter().find_map(|key| others.get(key)).map(|other| {
+    let stand_in = || {
+        let masked = masked(name)?;
+        others.values().find(|other| reads_as(&masked, other))
+    };
+    keys.iter().find_map(|key| others.get(key)).or_else(stand_in).map(|other| {
         if other == name {
             format!("another {noun} already has this name")
         } else {
@@ -77,6 +81,48 @@ pub fn taken(kind: DefinitionKind, name: &str, others: &Served) -> Option<String
             format!("another {noun} is named `{shown}`, which reads the same (it differs only by case, accents or look-alike letters)")
         }
     })
+}
+
+/// `name`'s [`skeleton`], each letter from outside ASCII inside a word of ASCII
+/// letters left open (`None`); `None` when no word mixes them. A word of Latin
+/// letters with one letter of another script or block (an Armenian `օ` in `lօg`, a
+/// Latin small capital `ꜱ` in `ꜱearch`) reads as the word with whatever ASCII letter
+/// stands in its place: no table of look-alikes can list every letter drawn like
+/// another in some face, so the letter is not compared at all. A word written wholly
+/// in another script (`搜索`, `поиск`) is compared as it is.
+fn masked(name: &str) -> Option<Vec<Option<char>>> {
+    let letters: Vec<char> = skeleton(name).chars().collect();
+    let mut out: Vec<Option<char>> = letters.iter().copied().map(Some).collect();
+    let mut any = false;
+    let mut start = 0;
+    while start < letters.len() {
+        let end = letters[start..]
+            .iter()
+            .position(|c| !c.is_alphabetic())
+            .map_or(letters.len(), |n| start + n);
+        let word = &letters[start..end];
+        if word.iter().any(char::is_ascii_alphabetic) {
+            for (i, c) in word.iter().enumerate() {
+                if !c.is_ascii() {
+                    out[start + i] = None;
+                    any = true;
+                }
+            }
+        }
+        start = end + 1;
+    }
+    any.then_some(out)
+}
+
+/// Whether `other` reads as the [`masked`] name: the same length, the same letters
+/// where the masked name has one, and an ASCII letter where it is left open.
+fn reads_as(masked: &[Option<char>], other: &str) -> bool {
+    let other = skeleton(other);
+    other.chars().count() == masked.len()
+        && other.chars().zip(masked).all(|(o, m)| match m {
+            Some(c) => o == *c,
+            None => o.is_ascii_alphabetic(),
+        })
 }
 
 /// The names of one server not served because another name had them, by kind and the
@@ -161,5 +207,35 @@ mod tests {
         assert!(taken(DefinitionKind::Prompt, "Summarize", &prompts).is_some());
         assert!(taken(DefinitionKind::Prompt, "summ\u{0430}rize", &prompts).is_some());
         assert!(taken(DefinitionKind::Prompt, "translate", &prompts).is_none());
+    }
+
+    #[test]
+    fn a_letter_of_another_script_inside_a_latin_word_reads_as_any_letter_in_its_place() {
+        let tools = by_skeleton(["log_event", "search", "搜索_v1", "cafe"]);
+        for name in [
+            "l\u{0585}g_event", // Armenian օ
+            "\u{a731}earch",    // Latin small capital ꜱ
+            "se\u{0251}rch",    // Latin alpha, also a look-alike
+            "s\u{0585}\u{0585}rch",
+        ] {
+            assert!(
+                taken(DefinitionKind::Tool, name, &tools).is_some(),
+                "{name}"
+            );
+        }
+        // A word wholly in another script, or a letter standing for no served name,
+        // meets nothing.
+        for name in [
+            "查找_v1",
+            "поиск",
+            "l\u{0585}g_events",
+            "se\u{0585}rch_docs",
+            "searc",
+        ] {
+            assert!(
+                taken(DefinitionKind::Tool, name, &tools).is_none(),
+                "{name}"
+            );
+        }
     }
 }

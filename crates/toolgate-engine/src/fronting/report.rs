@@ -32,6 +32,25 @@ pub struct ServerReport {
     pub last_error: Option<String>,
 }
 
+/// What a model reads of a server's last failed check in place of its reason: the
+/// reason may quote the server (a JSON-RPC error's message, a refused handshake's
+/// answer), and the report reaches every agent allowed the server's tools.
+pub const LAST_ERROR_FOR_MODELS: &str = "toolgate could not list the server's definitions at its last check; the pinned tools stay served, and the reason is in toolgate's log and /admin/health";
+
+impl ServerReport {
+    /// The report as a model may read it: nothing the server wrote that no one
+    /// reviewed. The last check's reason is told in toolgate's words only, and what the
+    /// server calls itself only as its pins record it, never from a live handshake.
+    #[must_use]
+    pub fn for_model(mut self) -> ServerReport {
+        self.last_error = self.last_error.map(|_| LAST_ERROR_FOR_MODELS.to_owned());
+        if self.pinned_from.is_none() {
+            self.server = None;
+        }
+        self
+    }
+}
+
 impl Fronted {
     /// Whether the server is connected, how many definition changes await review and
     /// how many resources clients follow through toolgate: what [`Self::report`] says,
