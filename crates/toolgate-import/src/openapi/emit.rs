@@ -114,14 +114,42 @@ pub fn auth(
     Ok(out)
 }
 
-/// The parameter names of every `apiKey` scheme: never arguments.
+/// The parameter names of every `apiKey` scheme: never arguments; nor, where a scheme
+/// signs each request with AWS Signature Version 2, the query parameters that carry the
+/// signature and the key it is made with (see [`SIGNATURE_V2_PARAMS`]).
 fn api_key_params(schemes: &Map<String, Value>) -> Vec<String> {
-    schemes
+    let mut names: Vec<String> = schemes
         .values()
         .filter(|s| s.get("type").and_then(Value::as_str) == Some("apiKey"))
         .filter_map(|s| s.get("name").and_then(Value::as_str))
         .map(str::to_string)
-        .collect()
+        .collect();
+    if schemes.values().any(|s| signature_version(s) == Some(2)) {
+        names.extend(SIGNATURE_V2_PARAMS.iter().map(|n| n.to_string()));
+    }
+    names
+}
+
+/// AWS Signature Version 2's query parameters: the access key's id, the signature, how
+/// it was made, and when. A signer computes them for each request; asked of the model,
+/// they would hand it a credential's name and still never sign the call.
+const SIGNATURE_V2_PARAMS: &[&str] = &[
+    "AWSAccessKeyId",
+    "Signature",
+    "SignatureMethod",
+    "SignatureVersion",
+    "Timestamp",
+    "Expires",
+    "SecurityToken",
+];
+
+/// The AWS Signature version a scheme signs each request with (`awsSigv2`, `awsSigv4`).
+fn signature_version(scheme: &Value) -> Option<u32> {
+    let t = scheme
+        .get("x-amazon-apigateway-authtype")
+        .and_then(Value::as_str)?
+        .to_ascii_lowercase();
+    t.strip_prefix("awssigv")?.parse().ok()
 }
 
 /// How many operations each scheme heads the requirement of, and how many each
@@ -684,16 +712,16 @@ pub(super) fn unsendable(scheme: &Value) -> Option<String> {
     if scheme.get("type").and_then(Value::as_str) != Some("apiKey") {
         return None;
     }
-    // AWS writes Signature Version 4 as an `Authorization` key; it is a signature of
-    // each request, which no fixed header value can be.
-    if scheme
-        .get("x-amazon-apigateway-authtype")
-        .and_then(Value::as_str)
-        .is_some_and(|t| t.eq_ignore_ascii_case("awsSigv4"))
-    {
-        return Some(
+    // AWS writes Signature Versions 2 and 4 as an `Authorization` key; each is a
+    // signature of each request, which no fixed header value can be.
+    match signature_version(scheme) {
+        Some(4) => return Some(
             "it is AWS Signature Version 4, a signature computed for each request, which toolgate does not compute; its `X-Amz-*` signing parameters are not asked of the model".into(),
-        );
+        ),
+        Some(v) => return Some(format!(
+            "it is AWS Signature Version {v}, a signature computed for each request, which toolgate does not compute; its signing parameters (`AWSAccessKeyId`, `Signature`, `SignatureMethod`, `SignatureVersion`, `Timestamp`) are not asked of the model"
+        )),
+        None => {}
     }
     let name = scheme.get("name").and_then(Value::as_str);
     match scheme.get("in").and_then(Value::as_str) {
