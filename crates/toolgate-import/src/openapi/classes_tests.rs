@@ -1133,3 +1133,29 @@ fn variables_are_named_so_a_shell_can_set_them() {
     );
     assert!(vars.iter().all(|v| is_shell_name(v)), "{vars:?}");
 }
+
+#[test]
+fn a_request_signature_of_version_2_asks_the_model_for_none_of_its_query_parameters() {
+    let signing = |name: &str| json!({"name": name, "in": "query", "required": true, "schema": {"type": "string"}});
+    let mut aws = spec(
+        json!([{"url": "https://sdb.amazonaws.com"}]),
+        one_get(json!({"parameters": [
+            signing("AWSAccessKeyId"), signing("SignatureMethod"), signing("SignatureVersion"),
+            signing("Timestamp"),
+            {"name": "Signature", "in": "query", "schema": {"type": "string"}},
+            {"name": "DomainName", "in": "query", "required": true, "schema": {"type": "string"}},
+        ]})),
+    );
+    aws["components"] = json!({"securitySchemes": {"hmac": {"type": "apiKey", "name": "Authorization",
+        "in": "header", "x-amazon-apigateway-authtype": "awsSigv2"}}});
+    aws["security"] = json!([{"hmac": []}]);
+    let (out, doc, _) = import_and_check(&aws);
+    let t = &doc["tools"]["thing"];
+    assert_eq!(
+        t["input_schema"]["properties"],
+        json!({"DomainName": {"type": "string"}})
+    );
+    assert_eq!(t["input_schema"]["required"], json!(["DomainName"]));
+    assert!(doc["dependencies"]["dir"].get("headers").is_none());
+    assert!(out.yaml.contains("AWS Signature Version 2"), "{}", out.yaml);
+}

@@ -62,15 +62,43 @@ pub fn auth(
         ..Auth::default()
     };
     let usage = SchemeUse::of(root);
-    let chosen = choose_scheme(&schemes, &usage, choice)?;
+    let mut chosen = choose_scheme(&schemes, &usage, choice)?;
+    // Unless `--security` names one, a fixed credential offered beside an expiring
+    // token is taken instead of it (see `fixed_alternative`).
+    let mut preferred = None;
+    if choice.is_none()
+        && let Some(top) = &chosen
+        && let Some(alternative) = fixed_alternative(&schemes, &usage, top)
+    {
+        preferred = Some((top.clone(), alternative.clone()));
+        chosen = alternative.first().cloned();
+    }
     let mut together = Vec::new();
     if let Some(c) = &chosen {
         together.push(c.clone());
-        together.extend(required_with(&schemes, &usage, c, &mut out.warnings));
+        // The schemes the preferred alternative names with it (`{key: [], id: []}`).
+        if let Some((_, alternative)) = &preferred {
+            together.extend(alternative.iter().skip(1).cloned());
+        }
+        for other in required_with(&schemes, &usage, c, &mut out.warnings) {
+            if !together.contains(&other) {
+                together.push(other);
+            }
+        }
         let needed = needed_alternatives(root, &schemes, c, &together, &mut out.warnings);
         together.extend(needed);
     }
     out.schemes = scheme_lines(&schemes, &usage, &together);
+    if let (Some((top, _)), Some(c)) = (&preferred, &chosen) {
+        let why = expiring(schemes.get(top)).unwrap_or_default();
+        let said = format!(
+            " — sent rather than `{top}`, which every operation naming `{top}` takes it in place of: `{top}` is {why}, which a fixed value in the config cannot renew (`--security {top}` sends it instead)"
+        );
+        let mark = format!("`{c}` (");
+        if let Some(line) = out.schemes.iter_mut().find(|l| l.starts_with(&mark)) {
+            line.push_str(&said);
+        }
+    }
     if chosen.is_none() {
         if !schemes.is_empty() {
             out.warnings.push(
@@ -86,14 +114,42 @@ pub fn auth(
     Ok(out)
 }
 
-/// The parameter names of every `apiKey` scheme: never arguments.
+/// The parameter names of every `apiKey` scheme: never arguments; nor, where a scheme
+/// signs each request with AWS Signature Version 2, the query parameters that carry the
+/// signature and the key it is made with (see [`SIGNATURE_V2_PARAMS`]).
 fn api_key_params(schemes: &Map<String, Value>) -> Vec<String> {
-    schemes
+    let mut names: Vec<String> = schemes
         .values()
         .filter(|s| s.get("type").and_then(Value::as_str) == Some("apiKey"))
         .filter_map(|s| s.get("name").and_then(Value::as_str))
         .map(str::to_string)
-        .collect()
+        .collect();
+    if schemes.values().any(|s| signature_version(s) == Some(2)) {
+        names.extend(SIGNATURE_V2_PARAMS.iter().map(|n| n.to_string()));
+    }
+    names
+}
+
+/// AWS Signature Version 2's query parameters: the access key's id, the signature, how
+/// it was made, and when. A signer computes them for each request; asked of the model,
+/// they would hand it a credential's name and still never sign the call.
+const SIGNATURE_V2_PARAMS: &[&str] = &[
+    "AWSAccessKeyId",
+    "Signature",
+    "SignatureMethod",
+    "SignatureVersion",
+    "Timestamp",
+    "Expires",
+    "SecurityToken",
+];
+
+/// The AWS Signature version a scheme signs each request with (`awsSigv2`, `awsSigv4`).
+fn signature_version(scheme: &Value) -> Option<u32> {
+    let t = scheme
+        .get("x-amazon-apigateway-authtype")
+        .and_then(Value::as_str)?
+        .to_ascii_lowercase();
+    t.strip_prefix("awssigv")?.parse().ok()
 }
 
 /// How many operations each scheme heads the requirement of, and how many each
@@ -105,6 +161,10 @@ fn api_key_params(schemes: &Map<String, Value>) -> Vec<String> {
 struct SchemeUse {
     counts: BTreeMap<String, usize>,
     requirements: BTreeMap<Vec<String>, usize>,
+    /// For each scheme that heads a list, the other requirements the same lists offer
+    /// as alternatives to it (`[{oauth: []}, {key: []}]`), with how many operations'
+    /// lists do.
+    alternatives: BTreeMap<String, Vec<(Vec<String>, usize)>>,
 }
 
 impl SchemeUse {
@@ -135,17 +195,28 @@ impl SchemeUse {
         usage
     }
 
-    /// Counts the first requirement of a list that names any scheme, `times` times.
+    /// Counts the first requirement of a list that names any scheme, `times` times,
+    /// and the alternatives the list offers to it.
     fn count(&mut self, req: &Value, times: usize) {
-        if let Some(all) = req.as_array().and_then(|a| {
-            a.iter()
-                .filter_map(Value::as_object)
-                .find(|r| !r.is_empty())
-                .map(|r| r.keys().cloned().collect::<Vec<_>>())
-        }) {
-            *self.counts.entry(all[0].clone()).or_default() += times;
-            *self.requirements.entry(all).or_default() += times;
+        let mut named = req
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_object)
+            .filter(|r| !r.is_empty())
+            .map(|r| r.keys().cloned().collect::<Vec<_>>());
+        let Some(all) = named.next() else {
+            return;
+        };
+        let offered = self.alternatives.entry(all[0].clone()).or_default();
+        for other in named {
+            match offered.iter_mut().find(|(o, _)| *o == other) {
+                Some((_, n)) => *n += times,
+                None => offered.push((other, times)),
+            }
         }
+        *self.counts.entry(all[0].clone()).or_default() += times;
+        *self.requirements.entry(all).or_default() += times;
     }
 }
 
@@ -183,6 +254,61 @@ fn choose_scheme(
                     .find(|(_, s)| unsendable(s).is_none())
                     .map(|(k, _)| k.clone())
             })),
+    }
+}
+
+/// A fixed credential to send in place of `top` when `top` is a token that expires
+/// (OAuth 2, OpenID Connect: issued by a sign-in flow for an hour or so, which a
+/// `${VAR}` set once cannot renew) and every list `top` heads offers, as an
+/// alternative, a requirement whose schemes are all fixed ones toolgate can send (an
+/// API key, HTTP basic, a bearer token of the user's own). Azure's services list
+/// Microsoft Entra ID's OAuth 2 first and their `api-key` second: the key is the
+/// credential a config can hold. The alternative most lists offer, the first of those.
+fn fixed_alternative(
+    schemes: &Map<String, Value>,
+    usage: &SchemeUse,
+    top: &str,
+) -> Option<Vec<String>> {
+    expiring(schemes.get(top))?;
+    let heads = usage.counts.get(top).copied().unwrap_or(0);
+    let fixed = |name: &String| {
+        schemes
+            .get(name)
+            .is_some_and(|s| unsendable(s).is_none() && expiring(Some(s)).is_none())
+    };
+    let offered: Vec<&(Vec<String>, usize)> = usage
+        .alternatives
+        .get(top)?
+        .iter()
+        .filter(|(r, n)| *n >= heads && r.iter().all(fixed))
+        .collect();
+    let most = offered.iter().map(|(_, n)| *n).max()?;
+    offered
+        .into_iter()
+        .find(|(_, n)| *n == most)
+        .map(|(r, _)| r.clone())
+}
+
+/// What makes a scheme's credential expire, said as the scheme's kind: an OAuth 2 or
+/// OpenID Connect token; `None` for a fixed one.
+fn expiring(scheme: Option<&Value>) -> Option<String> {
+    let scheme = scheme?;
+    match scheme.get("type").and_then(Value::as_str)? {
+        "oauth2" => {
+            let flows: Vec<&str> = scheme
+                .get("flows")
+                .and_then(Value::as_object)
+                .map(|f| f.keys().map(String::as_str).collect())
+                .or_else(|| scheme.get("flow").and_then(Value::as_str).map(|f| vec![f]))
+                .unwrap_or_default();
+            Some(if flows.is_empty() {
+                "an OAuth 2 token".to_string()
+            } else {
+                format!("an OAuth 2 token ({} flow)", flows.join(", "))
+            })
+        }
+        "openIdConnect" => Some("an OpenID Connect token".to_string()),
+        _ => None,
     }
 }
 
@@ -586,16 +712,16 @@ pub(super) fn unsendable(scheme: &Value) -> Option<String> {
     if scheme.get("type").and_then(Value::as_str) != Some("apiKey") {
         return None;
     }
-    // AWS writes Signature Version 4 as an `Authorization` key; it is a signature of
-    // each request, which no fixed header value can be.
-    if scheme
-        .get("x-amazon-apigateway-authtype")
-        .and_then(Value::as_str)
-        .is_some_and(|t| t.eq_ignore_ascii_case("awsSigv4"))
-    {
-        return Some(
+    // AWS writes Signature Versions 2 and 4 as an `Authorization` key; each is a
+    // signature of each request, which no fixed header value can be.
+    match signature_version(scheme) {
+        Some(4) => return Some(
             "it is AWS Signature Version 4, a signature computed for each request, which toolgate does not compute; its `X-Amz-*` signing parameters are not asked of the model".into(),
-        );
+        ),
+        Some(v) => return Some(format!(
+            "it is AWS Signature Version {v}, a signature computed for each request, which toolgate does not compute; its signing parameters (`AWSAccessKeyId`, `Signature`, `SignatureMethod`, `SignatureVersion`, `Timestamp`) are not asked of the model"
+        )),
+        None => {}
     }
     let name = scheme.get("name").and_then(Value::as_str);
     match scheme.get("in").and_then(Value::as_str) {

@@ -935,7 +935,11 @@ mod oas31_tests;
 mod wire_tests;
 
 #[cfg(test)]
+mod alternative_schemes_tests;
+#[cfg(test)]
 mod hostile_tests;
+#[cfg(test)]
+mod paging_tests;
 #[cfg(test)]
 mod reserved_tests;
 #[cfg(test)]

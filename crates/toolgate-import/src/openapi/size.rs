@@ -69,7 +69,12 @@ fn kb(n: usize) -> String {
 /// Rewrites `t` in the compact form: the model sees the trimmed description and the
 /// summarised schema; the full schema is kept to validate arguments.
 pub fn compact(t: &mut Tool) {
-    t.description = cut(&t.description, TOOL_TEXT);
+    // How to page stays whole at the end, as the full description has it.
+    let tail = t.paging.as_deref();
+    let head = tail
+        .and_then(|tail| t.description.strip_suffix(tail))
+        .map_or(t.description.as_str(), str::trim_end);
+    t.description = super::operations::with_tail(head, tail, TOOL_TEXT);
     let full = t.input_schema.clone();
     let short = summarise(&full, &full, 0);
     if short != full {

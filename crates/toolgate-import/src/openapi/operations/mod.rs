@@ -7,6 +7,7 @@ mod argument;
 mod body;
 mod builder;
 pub(crate) mod deprecation;
+mod paging;
 mod parameters;
 mod path;
 mod preview;
@@ -88,6 +89,9 @@ pub struct Tool {
     pub removal: Option<String>,
     /// What the spec names as the replacement, as written.
     pub successor_hint: Option<String>,
+    /// How the model pages through the list the operation answers one page of, told
+    /// at the end of `description` (kept there when `--compact` shortens it).
+    pub paging: Option<String>,
     /// Why the tool is weaker than the operation (for a comment above it).
     pub notes: Vec<String>,
     /// Response header names the spec documents for it.
@@ -305,6 +309,9 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
         cx.refused.get_or_insert(refusal);
         return Err(Skip(format!("its request schema: {why}")));
     }
+    // Told only with the argument names the model has.
+    let arg_names: Vec<&str> = args.iter().map(|a| a.name.as_str()).collect();
+    let paging = paging::of(cx.refs, &raw.file, op, &params, &arg_names).sentence();
     // The input's notes before the contract's, then every weakening met on the way.
     let input = input_schema(cx, args, defs, &mut notes);
     let (response_schema, response_headers) = response_contract(cx, raw, &mut warnings, &mut notes);
@@ -313,7 +320,13 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
     }
     let deprecation = deprecation::of(op);
     let deprecated = deprecation.is_some();
-    let description = describe(op, &raw.method, &raw.path, deprecation.as_ref());
+    let description = describe(
+        op,
+        &raw.method,
+        &raw.path,
+        deprecation.as_ref(),
+        paging.as_deref(),
+    );
     let successor_hint = match &deprecation {
         Some(d) => successor_hint(op).or_else(|| {
             // A vendor's deprecation sentence may name the replacement too.
@@ -349,6 +362,7 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
         deprecated,
         removal: deprecation.as_ref().and_then(|d| d.removal.clone()),
         successor_hint,
+        paging,
         notes,
         response_headers,
         server,
@@ -1616,12 +1630,14 @@ fn undeclared(path: &str, args: &[Arg]) -> Vec<String> {
 }
 
 /// The model's description: summary, then description, trimmed; deprecation first,
-/// with its dates and the vendor's sentence about it when the description gives them.
+/// with its dates and the vendor's sentence about it when the description gives them;
+/// how to page last, after the cut, so a long description never loses it.
 fn describe(
     op: &Value,
     method: &str,
     path: &str,
     deprecation: Option<&deprecation::Deprecation>,
+    paging: Option<&str>,
 ) -> String {
     // Read as text before they are compared and joined: a summary in `<p>` is still
     // the start of the description, and its full stop still ends it.
@@ -1644,7 +1660,20 @@ fn describe(
     if let Some(d) = deprecation {
         text = format!("{} {text}", d.sentence());
     }
-    super::text::cut(&text, 1000)
+    with_tail(&text, paging, 1000)
+}
+
+/// `text` cut near `max` characters with `tail` after it, whole: the tail is what the
+/// model must not lose to the cut.
+pub(crate) fn with_tail(text: &str, tail: Option<&str>, max: usize) -> String {
+    let Some(tail) = tail else {
+        return super::text::cut(text, max);
+    };
+    let room = max.saturating_sub(tail.chars().count() + 1).max(max / 4);
+    match super::text::cut(text, room) {
+        head if head.is_empty() => tail.to_string(),
+        head => format!("{head} {tail}"),
+    }
 }
 
 /// What a deprecated operation names as its replacement: an `x-` field, or a "use X
