@@ -36,6 +36,7 @@
 
 use crate::types::Types;
 use crate::walk::{MAX_DEPTH, MAX_ITEMS};
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
 
@@ -63,7 +64,8 @@ pub const MAP_KEYS: usize = 64;
 pub const REQUIRE_AFTER: u64 = 8;
 
 /// The learned shape of one place in the responses.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 struct Node {
     /// Types seen here, `null` apart.
     types: Types,
@@ -87,7 +89,7 @@ struct Node {
     items: Option<Box<Node>>,
 }
 
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 struct Field {
     node: Node,
     /// Objects this field was present in.
@@ -95,7 +97,7 @@ struct Field {
 }
 
 /// What the keys of an object seen so far look like.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 enum IdKeys {
     /// Nothing seen yet.
     #[default]
@@ -120,7 +122,7 @@ impl IdKeys {
 }
 
 /// Learns a contract from successful responses. See the module documentation.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Learner {
     root: Node,
     samples: u64,
@@ -248,6 +250,59 @@ impl Learner {
             nulls,
         }
     }
+}
+
+impl Learner {
+    /// What this learner knows, counts included, as text another replica can
+    /// [`Learner::restore`]: a fleet's replicas hold one learned contract, merged from
+    /// all their responses. Bounded by `max_paths`.
+    pub fn save(&self) -> String {
+        // Plain data with string keys: it always serialises.
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// A learner [`Learner::save`] wrote, held to this replica's `max_paths`; `None` for
+    /// anything else: text longer than [`MAX_SAVED_BYTES`], not a learner, nested deeper
+    /// than a learner can be, or holding more fields than `max_paths` (a state written by
+    /// a replica configured otherwise is not taken as it is).
+    pub fn restore(text: &str, max_paths: usize) -> Option<Learner> {
+        if text.len() > MAX_SAVED_BYTES {
+            return None;
+        }
+        // serde_json refuses nesting past 128 levels before it recurses further.
+        let mut learner: Learner = serde_json::from_str(text).ok()?;
+        if !within_depth(&learner.root, 0) {
+            return None;
+        }
+        let paths = count_node(&learner.root);
+        if paths > max_paths.max(1) {
+            return None;
+        }
+        learner.paths = paths;
+        learner.max_paths = max_paths.max(1);
+        Some(learner)
+    }
+}
+
+/// The longest text [`Learner::restore`] reads: far above what `max_paths` fields write
+/// (a few hundred bytes each), far below what would weigh on a replica.
+pub const MAX_SAVED_BYTES: usize = 4 << 20;
+
+/// Whether a restored tree is no deeper than learning makes one.
+fn within_depth(node: &Node, depth: usize) -> bool {
+    depth <= MAX_DEPTH + 1
+        && node
+            .fields
+            .values()
+            .all(|f| within_depth(&f.node, depth + 1))
+        && node
+            .map
+            .as_deref()
+            .is_none_or(|m| within_depth(m, depth + 1))
+        && node
+            .items
+            .as_deref()
+            .is_none_or(|i| within_depth(i, depth + 1))
 }
 
 /// Later responses a place first reached after enforcement must hold a value in before
