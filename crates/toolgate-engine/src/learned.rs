@@ -27,6 +27,8 @@
 //!   `toolgate lock`) is where a restart resumes, so nothing is relearned from zero;
 //! - [`LearnedState::reset`] starts over (`toolgate relearn`, when the owner accepts a
 //!   changed shape): samples still queued from before are not learned from.
+//! - in a fleet (`gateway.shared`), the contract is the fleet's: one per tool in Redis,
+//!   taken by every replica, each replica's late rounds added to it (`fleet.rs`).
 //!
 //! For an MCP tool the learned document is the result's `structuredContent`, or else
 //! the JSON held by its first text block.
