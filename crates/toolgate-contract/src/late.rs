@@ -20,6 +20,15 @@ pub const LATE_ROUND: u64 = crate::DEFAULT_ENFORCE_AFTER;
 /// Rounds learned at most after enforcement.
 pub const LATE_ROUNDS: u32 = 50;
 
+/// The end of a round of late learning.
+#[derive(Debug)]
+pub struct RoundEnd {
+    /// What the round's responses taught.
+    pub later: Learner,
+    /// The schema to enforce from now on, when the round constrained more places.
+    pub schema: Option<Value>,
+}
+
 /// What an enforced learned contract holds, and what it is learning since.
 #[derive(Debug, Clone)]
 pub struct LateLearning {
@@ -42,6 +51,12 @@ impl LateLearning {
     /// Learns from one checked response; the schema to enforce from now on when this
     /// response ended a round that constrained more places.
     pub fn observe(&mut self, body: &Value) -> Option<Value> {
+        self.observe_round(body).and_then(|round| round.schema)
+    }
+
+    /// [`LateLearning::observe`], and when this response ended a round, what the round
+    /// learned too: a fleet grafts it onto the contract its replicas share.
+    pub fn observe_round(&mut self, body: &Value) -> Option<RoundEnd> {
         if !self.learning() {
             return None;
         }
@@ -51,7 +66,20 @@ impl LateLearning {
         }
         let later = std::mem::replace(&mut self.later, Learner::new(self.enforced.max_paths()));
         self.rounds += 1;
-        self.enforced.graft(&later).then(|| self.enforced.schema())
+        let schema = self.enforced.graft(&later).then(|| self.enforced.schema());
+        Some(RoundEnd { later, schema })
+    }
+
+    /// Takes `enforced` and `rounds` as the contract and rounds learned so far: another
+    /// replica's, shared through the fleet. The round under way goes on.
+    pub fn adopt(&mut self, enforced: Learner, rounds: u32) {
+        self.enforced = enforced;
+        self.rounds = rounds.min(LATE_ROUNDS);
+    }
+
+    /// Rounds learned so far.
+    pub fn rounds(&self) -> u32 {
+        self.rounds
     }
 
     /// Whether responses are still learned from.

@@ -646,3 +646,100 @@ fn an_object_that_always_named_itself_by_an_id_or_link_may_come_as_that_string()
         .expect_err("amount was always an object");
     assert_eq!(drift.summary(), "amount is string, expected object");
 }
+
+/// A learner restored from what it saved learns and grafts as the original would: the
+/// counts travel too, not only the schema (a place reached in two responses is still
+/// too little known to require its fields).
+#[test]
+fn a_saved_learner_restores_with_its_counts_and_goes_on_as_the_original() {
+    let mut samples: Vec<Value> = (0..20).map(|_| json!({"total": 1})).collect();
+    samples[0]["owner"] = json!({"name": "a"});
+    samples[1]["owner"] = json!({"name": "b"});
+    let original = learned(&samples);
+    let mut restored = Learner::restore(&original.save(), DEFAULT_MAX_PATHS).expect("restores");
+    assert_eq!(restored.schema(), original.schema());
+    assert_eq!(restored.samples(), 20);
+    assert_eq!(restored.paths(), original.paths());
+    // From the schema alone, `owner` would count as known in all 20 and its `name` be
+    // required at once; with the counts, a round of later owners is needed first.
+    let from_schema = Learner::from_schema(&original.schema(), 20, DEFAULT_MAX_PATHS);
+    assert_ne!(from_schema.save(), original.save());
+    let later = learned(&vec![json!({"total": 1, "owner": {"name": "c"}}); 20]);
+    let mut original = original;
+    assert!(original.graft(&later));
+    assert!(restored.graft(&later));
+    assert_eq!(restored.schema(), original.schema());
+    assert_eq!(
+        restored.schema()["properties"]["owner"]["required"],
+        json!(["name"])
+    );
+}
+
+/// What Redis hands back may be anything: text that is not a learner, one with more
+/// fields than this replica learns, or one nested past any learned depth is refused,
+/// never trusted.
+#[test]
+fn a_saved_learner_that_is_too_big_too_deep_or_not_a_learner_is_refused() {
+    assert!(Learner::restore("not json", DEFAULT_MAX_PATHS).is_none());
+    assert!(Learner::restore("{\"root\": 7}", DEFAULT_MAX_PATHS).is_none());
+    let wide = json!({"a": 1, "b": 2, "c": 3, "d": 4});
+    let saved = learned(&[wide]).save();
+    assert!(Learner::restore(&saved, 4).is_some());
+    assert!(
+        Learner::restore(&saved, 3).is_none(),
+        "more fields than max_paths"
+    );
+    // Deeper than any learner writes: refused by the reader's nesting limit.
+    let nested = format!(
+        "{{\"root\": {}}}",
+        "{\"fields\": {\"x\": {\"node\": ".repeat(200)
+    );
+    assert!(Learner::restore(&nested, DEFAULT_MAX_PATHS).is_none());
+    let huge = "x".repeat(MAX_SAVED_BYTES + 1);
+    assert!(Learner::restore(&huge, DEFAULT_MAX_PATHS).is_none());
+}
+
+/// Twenty learned responses, two of which carry an `owner` with `fields`.
+fn owner_seen_twice(fields: Value) -> Learner {
+    let mut samples: Vec<Value> = (0..20).map(|_| json!({"total": 1})).collect();
+    samples[0]["owner"] = fields.clone();
+    samples[1]["owner"] = fields;
+    learned(&samples)
+}
+
+/// A round of 20 later responses, `owners` of them with an owner: `name` and `team`
+/// always, `email` in every other one when `email_at_times`.
+fn later_owners(owners: usize, email_at_times: bool) -> Learner {
+    let mut samples: Vec<Value> = (0..20).map(|_| json!({"total": 1})).collect();
+    for (i, s) in samples.iter_mut().take(owners).enumerate() {
+        s["owner"] = json!({"name": "n", "team": "t"});
+        if email_at_times && i % 2 == 0 {
+            s["owner"]["email"] = json!("e");
+        }
+    }
+    learned(&samples)
+}
+
+/// A place too few learned responses reached has its requiredness decided later; where
+/// some of its fields are left out at times, one sent in every object so far may be too,
+/// so it waits for more objects (here 14: one field of three left out at times) than the
+/// 8 responses a place of fields always sent waits for.
+#[test]
+fn a_field_of_a_place_known_late_waits_longer_when_its_siblings_are_left_out_at_times() {
+    let required = |l: &Learner| l.schema()["properties"]["owner"]["required"].clone();
+    let mut plain = owner_seen_twice(json!({"name": "n", "team": "t"}));
+    assert!(plain.graft(&later_owners(10, false)));
+    assert_eq!(
+        required(&plain),
+        json!(["name", "team"]),
+        "12 responses, 8 needed"
+    );
+
+    let mut doubted = owner_seen_twice(json!({"name": "n", "team": "t", "email": "e"}));
+    assert!(doubted.graft(&later_owners(10, true)));
+    // 12 objects, `email` left out of 5: `name` and `team` are not required yet.
+    assert_eq!(required(&doubted), Value::Null);
+    // Two more objects make the 14: both are required from then on.
+    assert!(doubted.graft(&later_owners(2, true)));
+    assert_eq!(required(&doubted), json!(["name", "team"]));
+}

@@ -102,10 +102,10 @@ pub use definition::{
 };
 pub use drift::{Change, Drift, MAX_CHANGES, Violation, fingerprint};
 pub use files::{MAX_SCHEMA_FILE_BYTES, SchemaFileError, SchemaFiles};
-pub use late::{LATE_ROUND, LATE_ROUNDS, LateLearning};
+pub use late::{LATE_ROUND, LATE_ROUNDS, LateLearning, RoundEnd};
 pub use learn::{
     DEFAULT_ENFORCE_AFTER, DEFAULT_MAX_PATHS, LATE_PLACE_AFTER, Learner, MAP_KEYS, MAX_KEY_BYTES,
-    REQUIRE_AFTER, upgrade_pinned_schema,
+    MAX_SAVED_BYTES, REQUIRE_AFTER, upgrade_pinned_schema,
 };
 pub use pins::{
     LOCKFILE_VERSION, LearnedPin, Lockfile, MAX_LOCKFILE_BYTES, PinError, PinnedServer,

@@ -6,7 +6,19 @@ use serde_json::Value;
 
 /// A set of JSON types as a bit set; `integer` is its own bit so that a schema saying
 /// "integer" can reject `1.5`, while "number" accepts integers too (see [`Types::accepts`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize,
+)]
 pub(crate) struct Types(u8);
 
 impl Types {

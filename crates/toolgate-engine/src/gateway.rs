@@ -120,7 +120,8 @@ impl Gateway {
         };
         let learning = Arc::new(
             crate::learned::Learning::new(metrics.learned_samples_dropped.clone(), pins)
-                .with_reply_memory(replies.clone()),
+                .with_reply_memory(replies.clone())
+                .with_fleet(shared.clone()),
         );
         let routes = http_routes(&config, &dependencies, &client, &metrics, &HashMap::new());
         let (fronting, server_events) =

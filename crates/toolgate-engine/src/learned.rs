@@ -27,6 +27,8 @@
 //!   `toolgate lock`) is where a restart resumes, so nothing is relearned from zero;
 //! - [`LearnedState::reset`] starts over (`toolgate relearn`, when the owner accepts a
 //!   changed shape): samples still queued from before are not learned from.
+//! - in a fleet (`gateway.shared`), the contract is the fleet's: one per tool in Redis,
+//!   taken by every replica, each replica's late rounds added to it (`fleet.rs`).
 //!
 //! For an MCP tool the learned document is the result's `structuredContent`, or else
 //! the JSON held by its first text block.
@@ -48,6 +50,8 @@ use toolgate_contract::{
 use crate::sync::{lock, read};
 use crate::upstream::number_range;
 
+mod fleet;
+
 /// Samples waiting for the learner at most; beyond, new ones are dropped.
 pub const QUEUE: usize = 1_024;
 
@@ -59,6 +63,8 @@ pub struct Learning {
     pins: RwLock<BTreeMap<String, LearnedPin>>,
     /// The gateway's reply memory: a queued sample keeps its body's share of it.
     replies: Arc<toolgate_resilience::ReplyMemory>,
+    /// The fleet's shared state: replicas hold one learned contract per tool there.
+    fleet: Option<crate::fleet::Shared>,
 }
 
 impl Default for Learning {
@@ -90,6 +96,19 @@ pub struct LearnedState {
     late: Mutex<Option<LateLearning>>,
     /// Whether `late` still learns: checked responses are then offered to the learner.
     late_open: AtomicBool,
+    /// Where the fleet holds this tool's contract, in a fleet.
+    fleet: Option<fleet::Link>,
+}
+
+/// What learning one sample did, for the fleet to share.
+#[derive(Debug)]
+enum Learned {
+    /// Nothing the fleet needs at once.
+    Nothing,
+    /// The contract was enforced from this replica's responses.
+    Enforced,
+    /// A round of late learning ended, having learned this.
+    Round(Learner),
 }
 
 /// A learned contract being enforced.
@@ -135,6 +154,23 @@ impl Enforced {
             capped,
             absences: Mutex::new(absences),
             absent_lately: AtomicBool::new(absent_lately),
+        }
+    }
+
+    /// Another replica's contract, shared through the fleet: the absences followed so far
+    /// go on, as for [`Enforced::with_contract`].
+    fn adopted(
+        &self,
+        contract: ResponseContract,
+        samples: u64,
+        learned_at: String,
+        capped: bool,
+    ) -> Enforced {
+        let next = self.with_contract(contract, capped);
+        Enforced {
+            samples,
+            learned_at,
+            ..next
         }
     }
 
@@ -193,7 +229,18 @@ impl Learning {
             dropped,
             pins: RwLock::new(pins),
             replies: toolgate_resilience::ReplyMemory::unlimited(),
+            fleet: None,
         }
+    }
+
+    /// The same learning, holding each tool's learned contract with the other replicas
+    /// of `fleet` (the shared state's Redis): one contract per tool for the fleet, first
+    /// learned by whichever replica saw enough responses, then constrained by every
+    /// replica's later rounds. While Redis is down each replica learns on its own.
+    #[must_use]
+    pub fn with_fleet(mut self, fleet: Option<crate::fleet::Shared>) -> Self {
+        self.fleet = fleet;
+        self
     }
 
     /// The same learning, offered samples only while the gateway's reply memory is
@@ -216,7 +263,12 @@ impl Learning {
         let settings = spec.contract.learn?;
         Some(slot.get_or_init(|| {
             let pin = read(&self.pins).get(&spec.name).cloned();
-            Arc::new(LearnedState::new(settings, pin))
+            let mut state = LearnedState::new(settings, pin);
+            state.fleet = self
+                .fleet
+                .as_ref()
+                .map(|f| fleet::Link::new(f.prefix(), spec));
+            Arc::new(state)
         }))
     }
 
@@ -239,7 +291,7 @@ impl Learning {
         let queue = self.queue.get_or_init(|| {
             let (tx, rx) = mpsc::channel(QUEUE);
             // It outlives the call that starts it: on the main runtime.
-            crate::serving::spawn_background(learn(rx));
+            crate::serving::spawn_background(learn(rx, self.fleet.clone()));
             tx
         });
         let sample = Sample {
@@ -254,10 +306,31 @@ impl Learning {
     }
 }
 
-/// The background learner: one sample at a time, off the call path.
-async fn learn(mut rx: mpsc::Receiver<Sample>) {
+/// The background learner: one sample at a time, off the call path; in a fleet, what
+/// it learned is shared (and what the others learned taken) after each.
+async fn learn(mut rx: mpsc::Receiver<Sample>, shared: Option<crate::fleet::Shared>) {
     while let Some(sample) = rx.recv().await {
-        sample.state.learn(&sample.body, sample.mcp, sample.epoch);
+        let learned = sample.state.learn(&sample.body, sample.mcp, sample.epoch);
+        if let Some(shared) = &shared {
+            fleet::share(shared, &sample.state, learned).await;
+        }
+    }
+}
+
+impl Learning {
+    /// Makes `state` start over ([`LearnedState::reset`]); in a fleet, for every replica:
+    /// the fleet's contract starts over too, and the others drop theirs when they next
+    /// ask. Returns the responses the dropped contract was learned from.
+    pub fn reset(&self, state: &Arc<LearnedState>) -> u64 {
+        let had = state.reset();
+        if let (Some(shared), Some(link)) = (&self.fleet, &state.fleet) {
+            link.start_over();
+            if let Ok(rt) = tokio::runtime::Handle::try_current() {
+                let (shared, state) = (shared.clone(), state.clone());
+                rt.spawn(async move { fleet::share(&shared, &state, Learned::Nothing).await });
+            }
+        }
+        had
     }
 }
 
@@ -285,6 +358,7 @@ impl LearnedState {
             enforced: RwLock::new(None),
             late: Mutex::new(None),
             late_open: AtomicBool::new(false),
+            fleet: None,
         };
         if let Some(p) = pin.filter(|p| p.samples >= settings.enforce_after) {
             let learner = lock(&state.learner).0.clone();
@@ -295,18 +369,17 @@ impl LearnedState {
 
     /// Learns from one body offered in `epoch`; enforces the contract once enough was
     /// seen.
-    fn learn(&self, body: &[u8], mcp: bool, epoch: u64) {
+    fn learn(&self, body: &[u8], mcp: bool, epoch: u64) -> Learned {
         if let Some(enforced) = self.enforced() {
-            self.learn_late(&enforced, body, mcp, epoch);
-            return;
+            return self.learn_late(&enforced, body, mcp, epoch);
         }
         let Some(doc) = document(body, mcp) else {
-            return;
+            return Learned::Nothing;
         };
         let mut guard = lock(&self.learner);
         let (learner, current) = &mut *guard;
         if *current != epoch || self.enforced().is_some() {
-            return;
+            return Learned::Nothing;
         }
         learner.observe(&doc);
         let n = learner.samples();
@@ -317,32 +390,36 @@ impl LearnedState {
             let now = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
             // Still under the learner's lock: a reset cannot slip in between.
             self.enforce(&schema, n, capped, now, learner.clone());
+            return Learned::Enforced;
         }
+        Learned::Nothing
     }
 
     /// Learns from one body checked against `enforced`, offered in `epoch`; enforces the
     /// contract with more places constrained when a round ends with some.
-    fn learn_late(&self, enforced: &Enforced, body: &[u8], mcp: bool, epoch: u64) {
+    fn learn_late(&self, enforced: &Enforced, body: &[u8], mcp: bool, epoch: u64) -> Learned {
         let Some(doc) = document(body, mcp) else {
-            return;
+            return Learned::Nothing;
         };
         // Under the learner's lock, as a reset takes it: a sample from before a reset is
         // never learned after it.
         let guard = lock(&self.learner);
         if guard.1 != epoch {
-            return;
+            return Learned::Nothing;
         }
         let mut late = lock(&self.late);
         let Some(learning) = late.as_mut() else {
-            return;
+            return Learned::Nothing;
         };
-        let schema = learning.observe(&doc);
+        let Some(round) = learning.observe_round(&doc) else {
+            return Learned::Nothing;
+        };
         let open = learning.learning();
         let capped = learning.enforced().capped();
         drop(late);
         self.late_open.store(open, Ordering::Release);
-        let Some(schema) = schema else {
-            return;
+        let Some(schema) = round.schema else {
+            return Learned::Round(round.later);
         };
         match ResponseContract::compile(&schema, None) {
             Ok(contract) => {
@@ -353,6 +430,7 @@ impl LearnedState {
                 tracing::error!(error = %e, "a learned contract does not compile; it is not enforced")
             }
         }
+        Learned::Round(round.later)
     }
 
     fn enforce(

@@ -102,3 +102,35 @@ fn learning_after_enforcement_stops_after_its_rounds() {
     assert!(!late.learning());
     assert!(late.observe(&page(0)).is_none());
 }
+
+/// A round's end hands out what the round learned, so a fleet can graft it onto its
+/// shared contract; a contract adopted from elsewhere is the one later rounds graft onto.
+#[test]
+fn a_round_hands_out_what_it_learned_and_an_adopted_contract_takes_the_next_round() {
+    let mut late = enforced_with_open_places();
+    let mut ended = None;
+    for i in 0..LATE_ROUND {
+        if let Some(end) = late.observe_round(&page(i)) {
+            ended = Some(end);
+        }
+    }
+    let end = ended.expect("the 20th response ends the round");
+    assert_eq!(end.later.samples(), LATE_ROUND);
+    assert!(end.schema.is_some(), "the round constrained the results");
+    assert_eq!(late.rounds(), 1);
+    // Another replica's contract, still open at the results, with 3 rounds behind it.
+    let mut other = enforced_with_open_places();
+    other.adopt(enforced_with_open_places().enforced().clone(), 3);
+    assert_eq!(other.rounds(), 3);
+    assert!(
+        other.enforced().schema()["properties"]["results"]
+            .get("items")
+            .is_none()
+    );
+    let schema = learn_later(&mut other, LATE_ROUND).expect("the next round constrains");
+    assert_eq!(
+        schema["properties"]["results"]["items"]["required"],
+        json!(["score", "title"])
+    );
+    assert_eq!(other.rounds(), 4);
+}

@@ -33,6 +33,30 @@ use shared_off as shared;
 
 pub use shared::Shared;
 
+/// A tool's learned contract as the fleet holds it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LearnedStored {
+    /// New at every write (a random token; empty when none): what a compare and set
+    /// compares.
+    pub version: String,
+    /// New at every relearn (a random token; empty when none): a replica that sees a new
+    /// one starts over.
+    pub epoch: String,
+    /// The contract ([`crate::learned`]'s saved form), once some replica enforced one.
+    pub state: Option<String>,
+}
+
+/// What a compare and set of a learned contract did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LearnedWrite {
+    /// Whether it was written (nobody wrote since it was read).
+    pub written: bool,
+    /// The version now.
+    pub version: String,
+    /// The epoch now.
+    pub epoch: String,
+}
+
 /// Longest a call waits for Redis before running on local state.
 #[cfg_attr(not(feature = "redis"), allow(dead_code))]
 pub const OP_TIMEOUT: Duration = Duration::from_millis(50);

@@ -2,6 +2,7 @@
 //! the background check that marks the shared state down and up again.
 
 mod agent;
+mod learned;
 
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, RwLock};
@@ -354,7 +355,7 @@ fn mark_down(inner: &Inner, why: &str) {
         inner.gauge.set(0);
         tracing::warn!(
             reason = why,
-            "shared state (Redis) unreachable: this replica paces quota, breaks and budgets retries on its local state until it returns"
+            "shared state (Redis) unreachable: this replica paces quota, breaks, budgets retries and learns contracts on its local state until it returns"
         );
     }
 }
@@ -363,7 +364,7 @@ fn mark_up(inner: &Inner) {
     if inner.up.went_up() {
         inner.gauge.set(1);
         tracing::info!(
-            "shared state (Redis) reachable: quota, breaker and retry budget are shared with the other replicas"
+            "shared state (Redis) reachable: quota, breaker, retry budget and learned contracts are shared with the other replicas"
         );
     }
 }

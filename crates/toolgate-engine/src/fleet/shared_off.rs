@@ -54,6 +54,27 @@ impl Shared {
     }
 
     /// Unreachable: no connection exists.
+    pub async fn learned_read(&self, _key: &str) -> Option<super::LearnedStored> {
+        match self.never {}
+    }
+
+    /// Unreachable: no connection exists.
+    pub async fn learned_write(
+        &self,
+        _key: &str,
+        _version: &str,
+        _epoch: &str,
+        _state: &str,
+    ) -> Option<super::LearnedWrite> {
+        match self.never {}
+    }
+
+    /// Unreachable: no connection exists.
+    pub async fn learned_reset(&self, _key: &str) -> Option<(String, String)> {
+        match self.never {}
+    }
+
+    /// Unreachable: no connection exists.
     pub async fn view(&self, _keys: &Keys) -> Option<FleetView> {
         match self.never {}
     }

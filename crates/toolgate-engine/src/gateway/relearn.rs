@@ -70,7 +70,7 @@ impl Gateway {
         let unpinned = self.unpin_learned(tool)?;
         learning.forget_pin(tool);
         let was_enforced = state.enforced().is_some();
-        let dropped_samples = state.reset();
+        let dropped_samples = learning.reset(state);
         route.state.drift_open.store(false, Ordering::Relaxed);
         self.services.incidents.clear(
             IncidentKind::ContractDrift,
