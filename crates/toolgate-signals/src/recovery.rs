@@ -215,6 +215,11 @@ impl Found {
         if self.texts.len() >= MAX_TEXTS || s.trim().is_empty() {
             return;
         }
+        // A gRPC client's error string passed on as the message ("rpc error: code =
+        // Unavailable desc = …"): the status it names, as if sent as a code.
+        if let Some(r) = said::grpc_in_error_string(s) {
+            self.grpc.get_or_insert(r);
+        }
         let mut end = s.len().min(MAX_TEXT);
         while !s.is_char_boundary(end) {
             end -= 1;
@@ -342,6 +347,8 @@ fn names_a_code(key: &str) -> bool {
     const HEADS: [&str; 5] = ["sub", "status", "result", "return", "reason"];
     key.strip_suffix("code")
         .is_some_and(|head| HEADS.contains(&head) || head.ends_with("error"))
+        // An error's name is its code written as a word (`errorName: "accessDenied"`).
+        || key.strip_suffix("name").is_some_and(|head| head.ends_with("error"))
         // OAuth 1.0a's problem reporting names its code `oauth_problem`.
         || key == "oauthproblem"
 }
@@ -353,6 +360,8 @@ fn names_a_code(key: &str) -> bool {
 /// `diagnostics`: [`crate::walk::PEOPLE_TEXT_NAMES`]).
 fn names_a_message(key: &str) -> bool {
     key.ends_with("message")
+        // `error-text`, `errorText`: the text of the error is its message.
+        || key.strip_suffix("text").is_some_and(|head| head.ends_with("error"))
         // `errorSummary`, `error_summary`: a summary is the message.
         || key.ends_with("summary")
         // Jira's `errorMessages`, a list of them.
@@ -469,6 +478,7 @@ fn error_info(map: &serde_json::Map<String, Value>) -> Option<Recovery> {
 /// `<Code>ExpiredToken</Code><Message>…</Message>`); an HTML page's words are for
 /// people and are not read.
 fn markup(text: &str, out: &mut Found) {
+    let text = &cdata_as_text(text);
     let head = text.get(..text.len().min(256)).unwrap_or_default();
     if head.to_ascii_lowercase().contains("<html") {
         // A sign-in page in place of the API, or one that sends the caller to sign in,
@@ -490,8 +500,10 @@ fn markup(text: &str, out: &mut Found) {
     let mut member: Option<String> = None;
     for (name, value) in crate::walk::xml_elements(text, MAX_TAGS) {
         let local = crate::walk::normalise(name);
+        // A SOAP 1.2 subcode comes after the code it refines (`Sender`, then
+        // `wsse:InvalidSecurity`): the later code read is the more specific one.
         if let Some(r) = soap_fault(&local, value) {
-            out.soap.get_or_insert(r);
+            out.soap = Some(r);
         }
         if local == "name" {
             member = Some(crate::walk::normalise(value));
@@ -514,6 +526,32 @@ fn markup(text: &str, out: &mut Found) {
             out.text(code);
         }
     }
+}
+
+/// An XML text with each CDATA section written as the plain text it holds (`<error
+/// code="4"><![CDATA[Security violation]]></error>`), so its element reads it as any
+/// other text; markup inside a section is blanked, as it is text there. An unclosed
+/// section runs to the end.
+fn cdata_as_text(text: &str) -> std::borrow::Cow<'_, str> {
+    const OPEN: &str = "<![CDATA[";
+    if !text.contains(OPEN) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(OPEN) {
+        out.push_str(&rest[..at]);
+        let inner = &rest[at + OPEN.len()..];
+        let (section, after) = inner.split_once("]]>").unwrap_or((inner, ""));
+        out.extend(
+            section
+                .chars()
+                .map(|c| if matches!(c, '<' | '>') { ' ' } else { c }),
+        );
+        rest = after;
+    }
+    out.push_str(rest);
+    std::borrow::Cow::Owned(out)
 }
 
 /// What the tags of an XML error say in their attributes and names: a code or a message
@@ -608,7 +646,7 @@ fn soap_fault(local: &str, value: &str) -> Option<Recovery> {
     };
     if matches!(local, "faultcode" | "value")
         && (prefixed || local == "faultcode")
-        && let Some(r) = addressing_fault(code)
+        && let Some(r) = addressing_fault(code).or_else(|| protocol_fault(code))
     {
         return Some(r);
     }
@@ -638,6 +676,28 @@ fn addressing_fault(code: &str) -> Option<Recovery> {
         "ActionNotSupported" | "DestinationUnreachable" => Some(Recovery::Unsupported),
         "EndpointUnavailable" => Some(Recovery::Transient),
         "InvalidAddressingHeader" | "MessageAddressingHeaderRequired" => Some(Recovery::Request),
+        _ => None,
+    }
+}
+
+/// The faults the SOAP envelope and its security headers define for themselves, named by
+/// their code alone: the envelope's own (SOAP 1.1 §4.4.1, SOAP 1.2 part 1 §5.4.6: a
+/// version not spoken, a header marked `mustUnderstand` the receiver does not process, an
+/// encoding it does not know) are the request's to change; WS-Security's (OASIS WSS 1.1
+/// §12: `InvalidSecurity`, `FailedCheck`, …) and WS-Trust's (§11: `FailedAuthentication`,
+/// `InvalidSecurityToken`) refuse the credentials the message carries, whatever code
+/// (`Sender`, `Client`, `Server`) they refine.
+fn protocol_fault(code: &str) -> Option<Recovery> {
+    match code {
+        "VersionMismatch" | "MustUnderstand" | "DataEncodingUnknown" => Some(Recovery::Request),
+        "InvalidSecurity"
+        | "InvalidSecurityToken"
+        | "FailedAuthentication"
+        | "FailedCheck"
+        | "SecurityTokenUnavailable"
+        | "UnsupportedSecurityToken"
+        | "UnsupportedAlgorithm"
+        | "AuthenticationBadElements" => Some(Recovery::Credentials),
         _ => None,
     }
 }
