@@ -492,7 +492,12 @@ fn quota_spent_alone(w: &Words<'_>) -> bool {
 /// The account's whole allowance passed, with no window: "TOTAL LIMIT EXCEEDED". A
 /// total counted per window names it, and is ruled out before as a wait.
 fn total_limit_passed(w: &Words<'_>) -> bool {
-    w.phrase(&["total", "limit", "exceeded"])
+    // "Total number of messages on IotHub … exceeded the allocated quota": the allowance
+    // allotted to the account, not a rate (which names what it counts per window).
+    let allotment = w.near(&["allocated", "allotted"], &["quota", "allowance"], 1)
+        && w.any_of(&["exceeded", "exceeds", "reached", "spent"])
+        && !w.any_of(&["rate", "requests", "calls", "throughput"]);
+    w.phrase(&["total", "limit", "exceeded"]) || allotment
 }
 
 /// A site's plan passed, as a hosting page tells it: "due to the site owner reaching
@@ -1519,9 +1524,11 @@ fn anothers_space_full(w: &Words<'_>) -> bool {
 /// "can't be blank", "This field may not be null.". The request must fill it.
 fn blank_input(w: &Words<'_>) -> bool {
     (2..w.w.len()).any(|i| {
-        matches!(w.w[i].as_str(), "empty" | "blank" | "null")
-            && w.w[i - 1] == "be"
-            && matches!(w.w[i - 2].as_str(), "cannot" | "not" | "t")
+        let blank = matches!(w.w[i].as_str(), "empty" | "blank" | "null");
+        blank
+            && ((w.w[i - 1] == "be" && matches!(w.w[i - 2].as_str(), "cannot" | "not" | "t"))
+                // "param is empty": an input said to be left empty.
+                || (w.w[i - 1] == "is" && INPUTS.contains(&w.w[i - 2].as_str())))
     })
 }
 

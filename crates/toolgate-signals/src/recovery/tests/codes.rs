@@ -203,3 +203,18 @@ fn a_business_rule_code_under_a_server_error_is_the_requests() {
     let plain = r#"{"status":{"statusCode":"ERROR_INTERNAL","statusDesc":"Unknown system error"}}"#;
     assert_ne!(under(500, plain), Some(Recovery::Request));
 }
+
+#[test]
+fn an_input_said_to_be_empty_is_the_requests() {
+    let body = r#"{"code":1100,"msg":"param is empty","success":false}"#;
+    assert_eq!(said(body), Some(Recovery::Request));
+}
+
+#[test]
+fn an_allotted_quota_passed_with_no_window_is_the_accounts() {
+    let body = r#"{"Message":"ErrorCode:IotHubQuotaExceeded;Total number of messages on IotHub 'contoso-hub' exceeded the allocated quota. Max allowed message count : '8000', current message count : '8064'."}"#;
+    assert_eq!(under(403, body), Some(Recovery::Account));
+    // An allotted rate is a throttle's.
+    let rate = r#"{"message":"Requests exceeded the allocated quota of 100 per second"}"#;
+    assert_ne!(under(429, rate), Some(Recovery::Account));
+}
