@@ -169,8 +169,14 @@ pub(crate) fn read_refusal(status: u16, prefix: &[u8]) -> Option<Recovery> {
         let said = said::decide(&found.texts, found.grpc.or(found.soap), false);
         return Some(said.unwrap_or(Recovery::Holdings));
     }
+    let count_full = found.count_full;
     found.reason.or_else(|| {
         let said = said::decide(&found.texts, found.grpc.or(found.soap), status == 403);
+        // "quota(s) exceeded for this resource" beside `{"resource": "instances_servers",
+        // "quota": 10, "current": 10}`: the count says what the words do not.
+        if count_full && !matches!(said, Some(Recovery::Account | Recovery::Credentials)) {
+            return Some(Recovery::Holdings);
+        }
         // A body that says in a member of its own that the call may be retried (Increase's
         // `"retryable": true`) is a passing state, whatever else its words say of the
         // request; an account or credentials it names are still theirs to mend.
@@ -191,6 +197,8 @@ struct Found {
     soap: Option<Recovery>,
     /// What a `google.rpc.ErrorInfo`'s reason says ([`error_info`]).
     reason: Option<Recovery>,
+    /// A member counts a named resource at or over its quota ([`count_at_its_quota`]).
+    count_full: bool,
     /// The body is a sign-in page ([`crate::sign_in_page`]).
     sign_in: bool,
     /// A member of the body says the call may be retried ([`RETRYABLE_KEYS`]).
@@ -250,6 +258,9 @@ fn visit(v: &Value, key: Option<&str>, depth: usize, nodes: &mut usize, out: &mu
             }
             if let Some(r) = error_info(map) {
                 out.reason.get_or_insert(r);
+            }
+            if count_at_its_quota(map) {
+                out.count_full = true;
             }
             if let Some(text) = odata_message(key, map) {
                 out.text(text);
@@ -447,6 +458,38 @@ fn named_failure_detail(map: &serde_json::Map<String, Value>) -> Option<&str> {
     (named_only && !data.trim().is_empty()).then_some(data)
 }
 
+/// Whether an error's member counts a resource the account holds at or over its quota:
+/// `{"resource": "instances_servers", "quota": 10, "current": 10}`. A count kept per
+/// window (a member naming a period, a window or a reset) is a throttle's, and a count
+/// with no resource named may be anything's.
+fn count_at_its_quota(map: &serde_json::Map<String, Value>) -> bool {
+    const QUOTAS: [&str; 4] = ["quota", "limit", "max", "maximum"];
+    const COUNTS: [&str; 4] = ["current", "used", "usage", "inuse"];
+    const NAMES: [&str; 4] = ["resource", "resourcetype", "metric", "kind"];
+    const WINDOWED: [&str; 6] = [
+        "period", "window", "interval", "reset", "resetat", "resetsat",
+    ];
+    let number = |names: &[&str]| {
+        map.iter().find_map(|(k, v)| {
+            names
+                .contains(&crate::walk::normalise(k).as_str())
+                .then(|| v.as_f64())
+                .flatten()
+        })
+    };
+    let named = map.iter().any(|(k, v)| {
+        v.as_str().is_some_and(|s| !s.trim().is_empty())
+            && NAMES.contains(&crate::walk::normalise(k).as_str())
+    });
+    let windowed = map
+        .keys()
+        .any(|k| WINDOWED.contains(&crate::walk::normalise(k).as_str()));
+    match (number(&QUOTAS), number(&COUNTS)) {
+        (Some(quota), Some(count)) => named && !windowed && quota > 0.0 && count >= quota,
+        _ => false,
+    }
+}
+
 /// A `google.rpc.Status` as grpc-gateway and its kin write it: an integer `code` beside
 /// a `message` and a `details` array (`{"code": 14, "message": "…", "details": []}`).
 /// A bare numeric `code` is too often a vendor's own number to be read as gRPC's.
@@ -495,6 +538,19 @@ fn markup(text: &str, out: &mut Found) {
         return;
     }
     markup_attributes(text, out);
+    // An object store's error document (`<Error><Code>…</Code>…<HostId>`, S3's shape)
+    // that says only `QuotaExceeded`: these stores answer a throttle with `SlowDown`, so
+    // the quota is the space or the count of objects the bucket or its owner may hold.
+    if object_store_error(text) {
+        let codes = crate::walk::xml_elements(text, MAX_TAGS)
+            .filter(|(name, _)| crate::walk::normalise(name) == "code");
+        if codes
+            .into_iter()
+            .any(|(_, v)| crate::walk::normalise(v) == "quotaexceeded")
+        {
+            out.reason.get_or_insert(Recovery::Holdings);
+        }
+    }
     // An XML-RPC fault names its members in a `<name>` element, the value in the
     // element after it: `<name>faultString</name><value><string>Access Denied</string>`.
     let mut member: Option<String> = None;
@@ -552,6 +608,15 @@ fn cdata_as_text(text: &str) -> std::borrow::Cow<'_, str> {
     }
     out.push_str(rest);
     std::borrow::Cow::Owned(out)
+}
+
+/// Whether an XML body is an object store's error document: a root `Error` that names
+/// the request's `HostId` or `BucketName`, as S3 and the stores that speak its API write
+/// it.
+fn object_store_error(text: &str) -> bool {
+    let mut names = crate::walk::xml_elements(text, MAX_TAGS).map(|(name, _)| name);
+    names.next().is_some_and(|root| root == "Error")
+        && names.any(|name| matches!(name, "HostId" | "BucketName"))
 }
 
 /// What the tags of an XML error say in their attributes and names: a code or a message

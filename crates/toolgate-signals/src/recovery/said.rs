@@ -410,8 +410,18 @@ fn account(w: &Words<'_>) -> bool {
             && !anothers_account(w));
     let approved = (w.has("approved") && w.any_of(&["quota", "quotas"]))
         || w.near(&["quota", "quotas"], &["increase"], 2);
+    // "Free accounts are for test purposes only. Please upgrade": the free tier the
+    // account is on refuses what a paid one allows.
+    let free_tier = w.near(&["free"], &["account", "accounts", "plan", "tier"], 1)
+        && w.any_of(&["upgrade", "upgrading"]);
+    // "Your account cannot currently make live charges": the holder's standing now, not
+    // a rule about what was asked.
+    let cannot_now =
+        w.near(&HOLDERS, &["cannot", "unable"], 2) && w.has("currently") && !anothers_account(w);
     credits
         || code
+        || free_tier
+        || cannot_now
         || owner_set_limit(w)
         || quota_spent_alone(w)
         || total_limit_passed(w)

@@ -218,3 +218,45 @@ fn an_allotted_quota_passed_with_no_window_is_the_accounts() {
     let rate = r#"{"message":"Requests exceeded the allocated quota of 100 per second"}"#;
     assert_ne!(under(429, rate), Some(Recovery::Account));
 }
+
+#[test]
+fn a_resource_counted_at_its_quota_in_the_details_is_a_held_count_full() {
+    let body = r#"{"type":"quotas_exceeded","message":"quota(s) exceeded for this resource","details":[{"resource":"instances_servers","quota":10,"current":10}]}"#;
+    assert_eq!(under(403, body), Some(Recovery::Holdings));
+    // A count kept per window, and one under its quota, are not.
+    for body in [
+        r#"{"message":"quota exceeded","details":[{"resource":"requests","quota":60,"current":60,"window":"minute"}]}"#,
+        r#"{"message":"quota exceeded","details":[{"resource":"instances_servers","quota":10,"current":4}]}"#,
+    ] {
+        assert_ne!(under(403, body), Some(Recovery::Holdings), "{body}");
+    }
+}
+
+#[test]
+fn an_object_stores_bare_quota_exceeded_is_a_held_count_full() {
+    let body = "<?xml version=\"1.0\" encoding=\"UTF-8\"?><Error><Code>QuotaExceeded</Code><Message></Message><RequestId>tx00000a1b</RequestId><HostId>1a2b3c-default</HostId></Error>";
+    assert_eq!(under(403, body), Some(Recovery::Holdings));
+    // Another service's XML saying the same, without the store's shape, is left to the
+    // other readers.
+    let other = "<Response><Errors><Error><Code>QuotaExceeded</Code></Error></Errors></Response>";
+    assert_ne!(under(403, other), Some(Recovery::Holdings));
+}
+
+#[test]
+fn a_free_tier_or_a_holder_that_cannot_currently_act_is_the_accounts() {
+    for (status, body) in [
+        (
+            403,
+            r#"{"message":"Domain sandbox1.example.org is not allowed to send: Free accounts are for test purposes only. Please upgrade or add the address to authorized recipients in Account Settings."}"#,
+        ),
+        (
+            400,
+            r#"{"error":{"message":"Your account cannot currently make live charges.","type":"invalid_request_error"}}"#,
+        ),
+    ] {
+        assert_eq!(under(status, body), Some(Recovery::Account), "{body}");
+    }
+    // A customer's account that cannot currently be charged is the request's business.
+    let customer = r#"{"message":"The customer account cannot currently be debited."}"#;
+    assert_ne!(under(400, customer), Some(Recovery::Account));
+}
