@@ -169,8 +169,14 @@ pub(crate) fn read_refusal(status: u16, prefix: &[u8]) -> Option<Recovery> {
         let said = said::decide(&found.texts, found.grpc.or(found.soap), false);
         return Some(said.unwrap_or(Recovery::Holdings));
     }
+    let count_full = found.count_full;
     found.reason.or_else(|| {
         let said = said::decide(&found.texts, found.grpc.or(found.soap), status == 403);
+        // "quota(s) exceeded for this resource" beside `{"resource": "instances_servers",
+        // "quota": 10, "current": 10}`: the count says what the words do not.
+        if count_full && !matches!(said, Some(Recovery::Account | Recovery::Credentials)) {
+            return Some(Recovery::Holdings);
+        }
         // A body that says in a member of its own that the call may be retried (Increase's
         // `"retryable": true`) is a passing state, whatever else its words say of the
         // request; an account or credentials it names are still theirs to mend.
@@ -191,6 +197,8 @@ struct Found {
     soap: Option<Recovery>,
     /// What a `google.rpc.ErrorInfo`'s reason says ([`error_info`]).
     reason: Option<Recovery>,
+    /// A member counts a named resource at or over its quota ([`count_at_its_quota`]).
+    count_full: bool,
     /// The body is a sign-in page ([`crate::sign_in_page`]).
     sign_in: bool,
     /// A member of the body says the call may be retried ([`RETRYABLE_KEYS`]).
@@ -214,6 +222,11 @@ impl Found {
     fn text(&mut self, s: &str) {
         if self.texts.len() >= MAX_TEXTS || s.trim().is_empty() {
             return;
+        }
+        // A gRPC client's error string passed on as the message ("rpc error: code =
+        // Unavailable desc = …"): the status it names, as if sent as a code.
+        if let Some(r) = said::grpc_in_error_string(s) {
+            self.grpc.get_or_insert(r);
         }
         let mut end = s.len().min(MAX_TEXT);
         while !s.is_char_boundary(end) {
@@ -245,6 +258,9 @@ fn visit(v: &Value, key: Option<&str>, depth: usize, nodes: &mut usize, out: &mu
             }
             if let Some(r) = error_info(map) {
                 out.reason.get_or_insert(r);
+            }
+            if count_at_its_quota(map) {
+                out.count_full = true;
             }
             if let Some(text) = odata_message(key, map) {
                 out.text(text);
@@ -342,6 +358,8 @@ fn names_a_code(key: &str) -> bool {
     const HEADS: [&str; 5] = ["sub", "status", "result", "return", "reason"];
     key.strip_suffix("code")
         .is_some_and(|head| HEADS.contains(&head) || head.ends_with("error"))
+        // An error's name is its code written as a word (`errorName: "accessDenied"`).
+        || key.strip_suffix("name").is_some_and(|head| head.ends_with("error"))
         // OAuth 1.0a's problem reporting names its code `oauth_problem`.
         || key == "oauthproblem"
 }
@@ -353,6 +371,8 @@ fn names_a_code(key: &str) -> bool {
 /// `diagnostics`: [`crate::walk::PEOPLE_TEXT_NAMES`]).
 fn names_a_message(key: &str) -> bool {
     key.ends_with("message")
+        // `error-text`, `errorText`: the text of the error is its message.
+        || key.strip_suffix("text").is_some_and(|head| head.ends_with("error"))
         // `errorSummary`, `error_summary`: a summary is the message.
         || key.ends_with("summary")
         // Jira's `errorMessages`, a list of them.
@@ -438,6 +458,38 @@ fn named_failure_detail(map: &serde_json::Map<String, Value>) -> Option<&str> {
     (named_only && !data.trim().is_empty()).then_some(data)
 }
 
+/// Whether an error's member counts a resource the account holds at or over its quota:
+/// `{"resource": "instances_servers", "quota": 10, "current": 10}`. A count kept per
+/// window (a member naming a period, a window or a reset) is a throttle's, and a count
+/// with no resource named may be anything's.
+fn count_at_its_quota(map: &serde_json::Map<String, Value>) -> bool {
+    const QUOTAS: [&str; 4] = ["quota", "limit", "max", "maximum"];
+    const COUNTS: [&str; 4] = ["current", "used", "usage", "inuse"];
+    const NAMES: [&str; 4] = ["resource", "resourcetype", "metric", "kind"];
+    const WINDOWED: [&str; 6] = [
+        "period", "window", "interval", "reset", "resetat", "resetsat",
+    ];
+    let number = |names: &[&str]| {
+        map.iter().find_map(|(k, v)| {
+            names
+                .contains(&crate::walk::normalise(k).as_str())
+                .then(|| v.as_f64())
+                .flatten()
+        })
+    };
+    let named = map.iter().any(|(k, v)| {
+        v.as_str().is_some_and(|s| !s.trim().is_empty())
+            && NAMES.contains(&crate::walk::normalise(k).as_str())
+    });
+    let windowed = map
+        .keys()
+        .any(|k| WINDOWED.contains(&crate::walk::normalise(k).as_str()));
+    match (number(&QUOTAS), number(&COUNTS)) {
+        (Some(quota), Some(count)) => named && !windowed && quota > 0.0 && count >= quota,
+        _ => false,
+    }
+}
+
 /// A `google.rpc.Status` as grpc-gateway and its kin write it: an integer `code` beside
 /// a `message` and a `details` array (`{"code": 14, "message": "…", "details": []}`).
 /// A bare numeric `code` is too often a vendor's own number to be read as gRPC's.
@@ -469,6 +521,7 @@ fn error_info(map: &serde_json::Map<String, Value>) -> Option<Recovery> {
 /// `<Code>ExpiredToken</Code><Message>…</Message>`); an HTML page's words are for
 /// people and are not read.
 fn markup(text: &str, out: &mut Found) {
+    let text = &cdata_as_text(text);
     let head = text.get(..text.len().min(256)).unwrap_or_default();
     if head.to_ascii_lowercase().contains("<html") {
         // A sign-in page in place of the API, or one that sends the caller to sign in,
@@ -485,13 +538,28 @@ fn markup(text: &str, out: &mut Found) {
         return;
     }
     markup_attributes(text, out);
+    // An object store's error document (`<Error><Code>…</Code>…<HostId>`, S3's shape)
+    // that says only `QuotaExceeded`: these stores answer a throttle with `SlowDown`, so
+    // the quota is the space or the count of objects the bucket or its owner may hold.
+    if object_store_error(text) {
+        let codes = crate::walk::xml_elements(text, MAX_TAGS)
+            .filter(|(name, _)| crate::walk::normalise(name) == "code");
+        if codes
+            .into_iter()
+            .any(|(_, v)| crate::walk::normalise(v) == "quotaexceeded")
+        {
+            out.reason.get_or_insert(Recovery::Holdings);
+        }
+    }
     // An XML-RPC fault names its members in a `<name>` element, the value in the
     // element after it: `<name>faultString</name><value><string>Access Denied</string>`.
     let mut member: Option<String> = None;
     for (name, value) in crate::walk::xml_elements(text, MAX_TAGS) {
         let local = crate::walk::normalise(name);
+        // A SOAP 1.2 subcode comes after the code it refines (`Sender`, then
+        // `wsse:InvalidSecurity`): the later code read is the more specific one.
         if let Some(r) = soap_fault(&local, value) {
-            out.soap.get_or_insert(r);
+            out.soap = Some(r);
         }
         if local == "name" {
             member = Some(crate::walk::normalise(value));
@@ -514,6 +582,41 @@ fn markup(text: &str, out: &mut Found) {
             out.text(code);
         }
     }
+}
+
+/// An XML text with each CDATA section written as the plain text it holds (`<error
+/// code="4"><![CDATA[Security violation]]></error>`), so its element reads it as any
+/// other text; markup inside a section is blanked, as it is text there. An unclosed
+/// section runs to the end.
+fn cdata_as_text(text: &str) -> std::borrow::Cow<'_, str> {
+    const OPEN: &str = "<![CDATA[";
+    if !text.contains(OPEN) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(OPEN) {
+        out.push_str(&rest[..at]);
+        let inner = &rest[at + OPEN.len()..];
+        let (section, after) = inner.split_once("]]>").unwrap_or((inner, ""));
+        out.extend(
+            section
+                .chars()
+                .map(|c| if matches!(c, '<' | '>') { ' ' } else { c }),
+        );
+        rest = after;
+    }
+    out.push_str(rest);
+    std::borrow::Cow::Owned(out)
+}
+
+/// Whether an XML body is an object store's error document: a root `Error` that names
+/// the request's `HostId` or `BucketName`, as S3 and the stores that speak its API write
+/// it.
+fn object_store_error(text: &str) -> bool {
+    let mut names = crate::walk::xml_elements(text, MAX_TAGS).map(|(name, _)| name);
+    names.next().is_some_and(|root| root == "Error")
+        && names.any(|name| matches!(name, "HostId" | "BucketName"))
 }
 
 /// What the tags of an XML error say in their attributes and names: a code or a message
@@ -608,7 +711,7 @@ fn soap_fault(local: &str, value: &str) -> Option<Recovery> {
     };
     if matches!(local, "faultcode" | "value")
         && (prefixed || local == "faultcode")
-        && let Some(r) = addressing_fault(code)
+        && let Some(r) = addressing_fault(code).or_else(|| protocol_fault(code))
     {
         return Some(r);
     }
@@ -638,6 +741,28 @@ fn addressing_fault(code: &str) -> Option<Recovery> {
         "ActionNotSupported" | "DestinationUnreachable" => Some(Recovery::Unsupported),
         "EndpointUnavailable" => Some(Recovery::Transient),
         "InvalidAddressingHeader" | "MessageAddressingHeaderRequired" => Some(Recovery::Request),
+        _ => None,
+    }
+}
+
+/// The faults the SOAP envelope and its security headers define for themselves, named by
+/// their code alone: the envelope's own (SOAP 1.1 §4.4.1, SOAP 1.2 part 1 §5.4.6: a
+/// version not spoken, a header marked `mustUnderstand` the receiver does not process, an
+/// encoding it does not know) are the request's to change; WS-Security's (OASIS WSS 1.1
+/// §12: `InvalidSecurity`, `FailedCheck`, …) and WS-Trust's (§11: `FailedAuthentication`,
+/// `InvalidSecurityToken`) refuse the credentials the message carries, whatever code
+/// (`Sender`, `Client`, `Server`) they refine.
+fn protocol_fault(code: &str) -> Option<Recovery> {
+    match code {
+        "VersionMismatch" | "MustUnderstand" | "DataEncodingUnknown" => Some(Recovery::Request),
+        "InvalidSecurity"
+        | "InvalidSecurityToken"
+        | "FailedAuthentication"
+        | "FailedCheck"
+        | "SecurityTokenUnavailable"
+        | "UnsupportedSecurityToken"
+        | "UnsupportedAlgorithm"
+        | "AuthenticationBadElements" => Some(Recovery::Credentials),
         _ => None,
     }
 }

@@ -40,7 +40,7 @@ const HOLDERS: [&str; 5] = [
     "trial",
 ];
 /// The states of an account that refuse every call.
-const STATES: [&str; 14] = [
+const STATES: [&str; 15] = [
     "suspended",
     "disabled",
     "deactivated",
@@ -55,6 +55,8 @@ const STATES: [&str; 14] = [
     "terminated",
     "locked",
     "ended",
+    // "Account Barred": kept from sending by the upstream.
+    "barred",
 ];
 /// Words that make the account after them someone else's, one the request names: a
 /// customer's, a transfer's recipient or destination ("customer account 4411 is
@@ -196,7 +198,7 @@ const INPUTS: [&str; 13] = [
 
 /// What `texts` (a body's codes and messages) and the gRPC status it names say would
 /// fix the failure. An account's words come first (a spent month is told as such even
-/// under `RESOURCE_EHAUSTED`), then a credential's, then gRPC's status, then a passing
+/// under `RESOURCE_EXHAUSTED`), then a credential's, then gRPC's status, then a passing
 /// state's words, then the method's or the request's.
 ///
 /// `forbidden` says the reply's status refused the caller (a 403): there, words that say
@@ -237,6 +239,12 @@ pub(super) fn decide(
     });
     if holds_full {
         return Some(Recovery::Holdings);
+    }
+    // A payment instrument the request carries, refused (`PAYMENT_METHOD_ERROR`,
+    // "CVV_FAILURE", "rejected by acquirer"): the payer's card, whatever else the reply
+    // says of an "Authorization error" and whatever its status (a 402 or a 403 for it).
+    if any(payment_refused) {
+        return Some(Recovery::Request);
     }
     if any(credentials) || in_other_language(Recovery::Credentials) {
         return Some(Recovery::Credentials);
@@ -402,8 +410,18 @@ fn account(w: &Words<'_>) -> bool {
             && !anothers_account(w));
     let approved = (w.has("approved") && w.any_of(&["quota", "quotas"]))
         || w.near(&["quota", "quotas"], &["increase"], 2);
+    // "Free accounts are for test purposes only. Please upgrade": the free tier the
+    // account is on refuses what a paid one allows.
+    let free_tier = w.near(&["free"], &["account", "accounts", "plan", "tier"], 1)
+        && w.any_of(&["upgrade", "upgrading"]);
+    // "Your account cannot currently make live charges": the holder's standing now, not
+    // a rule about what was asked.
+    let cannot_now =
+        w.near(&HOLDERS, &["cannot", "unable"], 2) && w.has("currently") && !anothers_account(w);
     credits
         || code
+        || free_tier
+        || cannot_now
         || owner_set_limit(w)
         || quota_spent_alone(w)
         || total_limit_passed(w)
@@ -484,7 +502,12 @@ fn quota_spent_alone(w: &Words<'_>) -> bool {
 /// The account's whole allowance passed, with no window: "TOTAL LIMIT EXCEEDED". A
 /// total counted per window names it, and is ruled out before as a wait.
 fn total_limit_passed(w: &Words<'_>) -> bool {
-    w.phrase(&["total", "limit", "exceeded"])
+    // "Total number of messages on IotHub … exceeded the allocated quota": the allowance
+    // allotted to the account, not a rate (which names what it counts per window).
+    let allotment = w.near(&["allocated", "allotted"], &["quota", "allowance"], 1)
+        && w.any_of(&["exceeded", "exceeds", "reached", "spent"])
+        && !w.any_of(&["rate", "requests", "calls", "throughput"]);
+    w.phrase(&["total", "limit", "exceeded"]) || allotment
 }
 
 /// A site's plan passed, as a hosting page tells it: "due to the site owner reaching
@@ -613,7 +636,19 @@ fn terms_unaccepted(w: &Words<'_>) -> bool {
 /// must carry ("subscription id is required") is the request's, so only these phrases
 /// count.
 fn subscription_required(w: &Words<'_>) -> bool {
-    w.phrase(&["opt", "in", "required"])
+    // "This API is not subscribed": the service the call uses, not one the request names.
+    let unsubscribed =
+        w.phrase(&["not", "subscribed"]) && w.any_of(&["api", "service", "product", "plan"]);
+    // "Your subscription to cloud development resources has expired": the caller's own.
+    let lapsed = w.has("your")
+        && w.near(
+            &["subscription", "licence", "license"],
+            &["expired", "ended", "lapsed", "cancelled", "canceled"],
+            6,
+        );
+    unsubscribed
+        || lapsed
+        || w.phrase(&["opt", "in", "required"])
         || w.phrase(&["needs", "a", "subscription"])
         || w.phrase(&["requires", "a", "subscription"])
         || w.phrase(&["subscription", "required"])
@@ -822,6 +857,10 @@ fn credentials(w: &Words<'_>) -> bool {
         || w.phrase(&["login", "again"])
         || w.phrase(&["sign", "in", "again"])
         || privileges_required(w)
+        || privilege_lacking(w)
+        || signature_refused(w)
+        // A payment gateway's refusal of the merchant's login or address.
+        || (w.phrase(&["security", "violation"]) && !w.any_of(&PAYMENTS))
         || session_key_refused(w)
         || authorization_failed(w)
         || one_time_code_refused(w)
@@ -982,6 +1021,37 @@ fn privileges_required(w: &Words<'_>) -> bool {
     !w.is_a_rule() && w.near(&PRIVILEGES, &["required", "requires"], 3)
 }
 
+/// A privilege or permission the caller lacks, said by what is wrong with it: "Principal
+/// user … is missing prvCreateAccount privilege", "permission deny". A rule a field must
+/// keep is an input's.
+fn privilege_lacking(w: &Words<'_>) -> bool {
+    const PRIVILEGES: [&str; 4] = ["privilege", "privileges", "permission", "permissions"];
+    !w.is_a_rule()
+        && w.near(
+            &PRIVILEGES,
+            &["missing", "lacks", "lack", "deny", "denied"],
+            4,
+        )
+}
+
+/// A request's signature refused, written as payment and device clouds shorten it:
+/// "sign invalid", "invalid sign", "sign error", "sign check fail". "Sign in", "sign up"
+/// and "sign out" are the verb.
+fn signature_refused(w: &Words<'_>) -> bool {
+    const REFUSED_SIGN: [&str; 5] = ["invalid", "error", "mismatch", "fail", "failed"];
+    (0..w.w.len()).any(|i| {
+        let verb =
+            w.w.get(i + 1)
+                .is_some_and(|next| matches!(next.as_str(), "in" | "up" | "out" | "on"));
+        w.w[i] == "sign"
+            && !verb
+            && ((i > 0 && REFUSED_SIGN.contains(&w.w[i - 1].as_str()))
+                || w.w
+                    .get(i + 1..(i + 3).min(w.w.len()))
+                    .is_some_and(|next| next.iter().any(|x| REFUSED_SIGN.contains(&x.as_str()))))
+    })
+}
+
 /// The text says something named is not there: "not found", "could not be found",
 /// "does not exist", "doesn't exist", "not exists", "is not present", "no such".
 fn says_missing(w: &Words<'_>) -> bool {
@@ -1007,6 +1077,47 @@ fn access_refused(w: &Words<'_>) -> bool {
         || w.phrase(&["not", "authorised"])
         || (w.phrase(&["log", "in"]) && w.any_of(&["must", "required"]));
     said && !w.any_of(&PAYMENTS) && !w.any_of(&["exist", "exists", "found"])
+}
+
+/// A payment instrument the request carries, refused by its issuer or by the checks made
+/// on it: a payment method's error or failed verification ("payment method error",
+/// "payment method not present"), a card declined, expired or not recognised, a
+/// security code or address check failed, a decline named as such ("generic decline"),
+/// a rejection by the acquirer. Another card or payer passes; the caller's own billing
+/// ("update your payment method") is the account's and is not read here.
+fn payment_refused(w: &Words<'_>) -> bool {
+    const FAILED: [&str; 9] = [
+        "error",
+        "failed",
+        "failure",
+        "declined",
+        "decline",
+        "invalid",
+        "verification",
+        "not",
+        "rejected",
+    ];
+    let method = w.phrase(&["payment", "method"])
+        && w.any_of(&FAILED)
+        && !w.any_of(&["your", "update", "add", "billing"]);
+    let card = w.near(
+        &["card"],
+        &[
+            "declined",
+            "expired",
+            "stolen",
+            "lost",
+            "restricted",
+            "recognised",
+            "recognized",
+        ],
+        3,
+    );
+    let security_code = w.any_of(&["cvv", "cvc", "cvv2", "cvc2"])
+        && w.any_of(&["failure", "failed", "invalid", "mismatch", "incorrect"]);
+    let avs = w.phrase(&["address", "verification"]) && w.any_of(&["failure", "failed"]);
+    let acquirer = w.has("acquirer") && w.any_of(&["rejected", "declined", "refused"]);
+    method || card || security_code || avs || acquirer || w.has("decline")
 }
 
 /// What a refusal of a payment speaks of: its authorisation is the issuer's.
@@ -1045,6 +1156,44 @@ fn transient(w: &Words<'_>) -> bool {
         || w.phrase(&["internal", "error"])
         || w.phrase(&["backend", "error"])
         || w.phrase(&["timed", "out"])
+        // A code `time_out`, "Query exceeded the timeout".
+        || w.phrase(&["time", "out"])
+        || being_changed(w)
+        // "The specified resource is in use by an SMB client": freed when it is done.
+        || (w.phrase(&["in", "use", "by"]) && !w.has("already"))
+        || w.near(
+            &["locked"],
+            &["resource", "record", "file", "document", "row", "object", "entity"],
+            2,
+        )
+}
+
+/// What the request names is being changed by the upstream now: "The specified queue is
+/// being deleted", "the blob is being rehydrated". It ends by itself; the same request
+/// then passes or is told what is left.
+fn being_changed(w: &Words<'_>) -> bool {
+    const CHANGES: [&str; 12] = [
+        "deleted",
+        "removed",
+        "rehydrated",
+        "restored",
+        "migrated",
+        "moved",
+        "copied",
+        "replicated",
+        "resized",
+        "upgraded",
+        "updated",
+        "used",
+    ];
+    // "… is being deleted" is now; "not found due to the resource being deleted" is a
+    // cause in the past.
+    !w.is_a_rule()
+        && w.w.windows(3).any(|p| {
+            matches!(p[0].as_str(), "is" | "are" | "currently" | "still")
+                && p[1] == "being"
+                && CHANGES.contains(&p[2].as_str())
+        })
 }
 
 /// A state of the resource that ends by itself: an operation in progress on it, the
@@ -1357,6 +1506,9 @@ fn request(w: &Words<'_>) -> bool {
         || w.phrase(&["invalid", "request"])
         || w.phrase(&["validation", "error"])
         || w.phrase(&["validation", "failed"])
+        // A code naming a rule of the business the request broke (`BUSINESS_ERROR`).
+        || w.phrase(&["business", "error"])
+        || w.phrase(&["business", "rule"])
         || w.phrase(&["is", "required"])
         || w.phrase(&["field", "required"])
         // "Required parameter is missing."
@@ -1382,9 +1534,11 @@ fn anothers_space_full(w: &Words<'_>) -> bool {
 /// "can't be blank", "This field may not be null.". The request must fill it.
 fn blank_input(w: &Words<'_>) -> bool {
     (2..w.w.len()).any(|i| {
-        matches!(w.w[i].as_str(), "empty" | "blank" | "null")
-            && w.w[i - 1] == "be"
-            && matches!(w.w[i - 2].as_str(), "cannot" | "not" | "t")
+        let blank = matches!(w.w[i].as_str(), "empty" | "blank" | "null");
+        blank
+            && ((w.w[i - 1] == "be" && matches!(w.w[i - 2].as_str(), "cannot" | "not" | "t"))
+                // "param is empty": an input said to be left empty.
+                || (w.w[i - 1] == "is" && INPUTS.contains(&w.w[i - 2].as_str())))
     })
 }
 
@@ -1491,7 +1645,7 @@ fn undecodable(w: &Words<'_>) -> bool {
 /// A gRPC status name in any spelling (`FAILED_PRECONDITION`, Connect's
 /// `failed_precondition`, `FailedPrecondition`), by gRPC's retry guidance; `None` for
 /// any other code and for the statuses whose fix the status does not say
-/// (`RESOURCE_EHAUSTED` is a throttle, read as one elsewhere; `INTERNAL`, `UNKNOWN`).
+/// (`RESOURCE_EXHAUSTED` is a throttle, read as one elsewhere; `INTERNAL`, `UNKNOWN`).
 pub(super) fn grpc_name(code: &str) -> Option<Recovery> {
     if code.len() > 24 {
         return None;
@@ -1505,6 +1659,36 @@ pub(super) fn grpc_name(code: &str) -> Option<Recovery> {
         "unimplemented" => Some(Recovery::Unsupported),
         _ => None,
     }
+}
+
+/// A gRPC status named in the error string a gRPC client writes, passed on as a reply's
+/// message: grpc-go's "rpc error: code = Unavailable desc = …", grpc-java's
+/// "FAILED_PRECONDITION: …" at the start, grpc-python's "status = StatusCode.NOT_FOUND",
+/// grpc-dotnet's `Status(StatusCode="Aborted", …)`. Read as [`grpc_name`] reads a code.
+pub(super) fn grpc_in_error_string(text: &str) -> Option<Recovery> {
+    let name_after = |marker: &str| -> Option<&str> {
+        let at = text.find(marker)? + marker.len();
+        let rest = text[at..].trim_start_matches('"');
+        let end = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len());
+        Some(&rest[..end])
+    };
+    let go = name_after("code = ").filter(|_| text.contains(" desc = "));
+    let python = name_after("StatusCode.");
+    let dotnet = name_after("StatusCode=");
+    // grpc-java: the status name in capitals, then a colon, opening the text.
+    let java = text
+        .trim_start()
+        .split_once(": ")
+        .map(|(head, _)| head)
+        .filter(|head| {
+            head.len() >= 5 && head.bytes().all(|b| b.is_ascii_uppercase() || b == b'_')
+        });
+    [go, python, dotnet, java]
+        .into_iter()
+        .flatten()
+        .find_map(grpc_name)
 }
 
 /// A gRPC status number (`google.rpc.Code`) the same way.
@@ -1531,7 +1715,7 @@ pub(crate) fn grpc_number(code: u64) -> Option<Recovery> {
 /// the arguments' fault) and whatever its message's words say of the organisation. A
 /// resource created where the billing account's tax location forbids
 /// (`LOCATION_TA_POLICY_VIOLATED`) is the request's: another location passes. A quota's
-/// reasons (`RATE_LIMIT_ECEEDED`, `RESOURCE_QUOTA_ECEEDED`) are left to the throttle
+/// reasons (`RATE_LIMIT_EXCEEDED`, `RESOURCE_QUOTA_EXCEEDED`) are left to the throttle
 /// readers, and any other reason to the words of the reply.
 pub(super) fn error_reason(reason: &str) -> Option<Recovery> {
     if reason.starts_with("ORG_RESTRICTION_") {
@@ -1549,7 +1733,7 @@ pub(super) fn error_reason(reason: &str) -> Option<Recovery> {
         | "API_KEY_IP_ADDRESS_BLOCKED"
         | "API_KEY_ANDROID_APP_BLOCKED"
         | "API_KEY_IOS_APP_BLOCKED"
-        | "ACCESS_TOKEN_EPIRED"
+        | "ACCESS_TOKEN_EXPIRED"
         | "ACCESS_TOKEN_SCOPE_INSUFFICIENT"
         | "ACCESS_TOKEN_TYPE_UNSUPPORTED"
         | "CREDENTIALS_MISSING"

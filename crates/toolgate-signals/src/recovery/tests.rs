@@ -1136,6 +1136,7 @@ fn please_try_again_is_advice_to_send_the_same_request() {
 }
 
 mod budgets;
+mod codes;
 mod counts_and_states;
 mod holdings;
 mod not_json;

@@ -239,7 +239,15 @@ pub(super) fn full(w: &Words<'_>) -> bool {
     // "Quota 'CPUS' exceeded. Limit: 24.0 in region us-central1", "Quota has been exceeded
     // on namespace": a quota kept per region or namespace, not per window.
     let scoped = limit && passed && w.any_of(&SCOPES);
-    named || counted || yours || frees_room || creating || scoped
+    // "TooManyBuckets", "too many domains": a count of held things, however short.
+    let too_many =
+        w.w.windows(3)
+            .any(|p| p[0] == "too" && p[1] == "many" && HELD.contains(&p[2].as_str()));
+    // "The queue number you created exceeded the allowed limit": what the account made,
+    // counted against its limit, whatever the thing is called.
+    let made =
+        (w.phrase(&["you", "created"]) || w.phrase(&["you", "have", "created"])) && limit && passed;
+    named || counted || yours || frees_room || creating || scoped || too_many || made
 }
 
 /// A limit raised only when its owner asks: "Request a service limit increase", "request
