@@ -167,26 +167,27 @@ impl<'a, E: EscapeNotes> Reader<'a, E> {
     }
 
     /// Steps over whitespace. Most calls meet a token's first byte at once (compact
-    /// JSON has no whitespace at all) or after one space (Python's `json.dumps` writes
-    /// `", "` and `": "`), so those tests are inlined and the loop is not.
+    /// JSON has no whitespace at all), so that test is inlined and the rest is not.
     #[inline]
     pub(super) fn skip_space(&mut self) {
-        match self.bytes.get(self.at) {
-            Some(&b) if b > b' ' => return,
-            Some(b' ') if self.bytes.get(self.at + 1).is_some_and(|&b| b > b' ') => {
-                self.at += 1;
-                return;
-            }
-            _ => {}
+        if let Some(&b) = self.bytes.get(self.at)
+            && b > b' '
+        {
+            return;
         }
         self.skip_space_run();
     }
 
-    /// [`Reader::skip_space`] past its first test: a run of spaces (an indented body's
-    /// indentation) is stepped over eight bytes at a time.
+    /// [`Reader::skip_space`] past its first test: one space before a token (Python's
+    /// `json.dumps` writes `", "` and `": "`) is stepped over first, and a longer run of
+    /// spaces (an indented body's indentation) eight bytes at a time.
     #[inline(never)]
     fn skip_space_run(&mut self) {
         const SPACES: u64 = u64::from_le_bytes([b' '; 8]);
+        if self.peek() == Some(b' ') && self.bytes.get(self.at + 1).is_some_and(|&b| b > b' ') {
+            self.at += 1;
+            return;
+        }
         loop {
             while let Some(block) = self.bytes.get(self.at..self.at + 8) {
                 let word = u64::from_le_bytes(block.try_into().unwrap_or([0; 8]));
