@@ -1083,3 +1083,38 @@ proptest! {
         }
     }
 }
+
+/// An object's names are expected in the order its schema's `properties` declares them,
+/// even when the schema lists `required` first: a body written in the declared order
+/// reads none of its names, its optional ones included, and is judged as before.
+#[test]
+fn names_are_expected_in_declared_order_when_required_is_listed_first() {
+    let schema = json!({
+        "type": "array",
+        "items": {
+            "type": "object",
+            "required": ["id", "text"],
+            "properties": {
+                "id": {"type": "string"},
+                "score": {"type": "integer"},
+                "text": {"type": "string"}
+            }
+        }
+    });
+    let check = ReadCheck::compile(&schema, None).expect("decided keywords only");
+    let body = br#"[{"id":"a","score":1,"text":"t"},{"id":"b","score":2,"text":"u"}]"#;
+    assert_eq!(check.names_read(body), (true, 0));
+    for case in [
+        &br#"[{"id":"a","text":"t"}]"#[..],
+        br#"[{"score":1,"text":"t"}]"#,
+        br#"[{"text":"t","id":"a","score":"1"}]"#,
+        br#"[{"id":"a","score":1,"text":"t","id":"b"}]"#,
+    ] {
+        assert_eq!(
+            check.vouches_for(case),
+            judge_reading(&schema, case),
+            "{}",
+            String::from_utf8_lossy(case)
+        );
+    }
+}

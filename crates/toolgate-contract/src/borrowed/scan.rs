@@ -4,7 +4,7 @@
 //! checked, and going through serde's visitor machinery was the largest part of toolgate's
 //! own CPU per call (a profile under `bench/run` put a seventh of it there). This reader
 //! does the same job in one recursive descent: the text is checked as UTF-8 once, strings
-//! are found eight bytes at a time, and each array or object is allocated once, at its
+//! are searched sixteen bytes at a time, and each array or object is allocated once, at its
 //! exact length.
 //!
 //! It is exact by construction where it answers, and answers only where that is easy to
@@ -83,6 +83,10 @@ pub(super) struct Reader<'a, E: EscapeNotes = ()> {
     /// Numbers read to their value (see [`NumberToken`]), for the tests.
     #[cfg(test)]
     pub(super) numbers_read: usize,
+    /// Searches for a string's next special byte (see [`Reader::next_special`]), for
+    /// the tests.
+    #[cfg(test)]
+    pub(super) searches: usize,
 }
 
 /// The bytes after the backslash of an escaped surrogate pair (`uD83D\uDE00`).
@@ -142,6 +146,8 @@ impl<'a, E: EscapeNotes> Reader<'a, E> {
             names_read: 0,
             #[cfg(test)]
             numbers_read: 0,
+            #[cfg(test)]
+            searches: 0,
         })
     }
 
@@ -160,13 +166,47 @@ impl<'a, E: EscapeNotes> Reader<'a, E> {
         self.escapes.note(at);
     }
 
+    /// Steps over whitespace. Most calls meet a token's first byte at once (compact
+    /// JSON has no whitespace at all), so that test is inlined and the rest is not.
     #[inline]
     pub(super) fn skip_space(&mut self) {
-        while let Some(b @ (b' ' | b'\t' | b'\n' | b'\r')) = self.peek() {
-            if b != b' ' {
-                self.note_escape(self.at);
-            }
+        if let Some(&b) = self.bytes.get(self.at)
+            && b > b' '
+        {
+            return;
+        }
+        self.skip_space_run();
+    }
+
+    /// [`Reader::skip_space`] past its first test: one space before a token (Python's
+    /// `json.dumps` writes `", "` and `": "`) is stepped over first, and a longer run of
+    /// spaces (an indented body's indentation) eight bytes at a time.
+    #[inline(never)]
+    fn skip_space_run(&mut self) {
+        const SPACES: u64 = u64::from_le_bytes([b' '; 8]);
+        if self.peek() == Some(b' ') && self.bytes.get(self.at + 1).is_some_and(|&b| b > b' ') {
             self.at += 1;
+            return;
+        }
+        loop {
+            while let Some(block) = self.bytes.get(self.at..self.at + 8) {
+                let word = u64::from_le_bytes(block.try_into().unwrap_or([0; 8]));
+                let other = word ^ SPACES;
+                if other != 0 {
+                    // Little-endian: the lowest byte that is not a space is the first.
+                    self.at += (other.trailing_zeros() / 8) as usize;
+                    break;
+                }
+                self.at += 8;
+            }
+            match self.peek() {
+                Some(b' ') => self.at += 1,
+                Some(b'\t' | b'\n' | b'\r') => {
+                    self.note_escape(self.at);
+                    self.at += 1;
+                }
+                _ => return,
+            }
         }
     }
 
@@ -394,29 +434,27 @@ impl<'a, E: EscapeNotes> Reader<'a, E> {
 
     /// The first `"`, `\` or control byte at or after `from` (or the input's length).
     ///
-    /// Most bodies have no control byte anywhere (compact JSON has no newlines), and for
-    /// them the search is for two bytes only, which `memchr2` does sixteen or thirty-two
-    /// bytes at a time: the eight-bytes-at-a-time search below was a fifth of the check's
-    /// instructions on a typical body, whose strings average 60 bytes.
+    /// The search is for the two bytes a string ends or escapes at (see
+    /// [`quote_or_backslash`]). Most bodies have no control byte anywhere (compact JSON
+    /// has no newlines); in one that has some (an indented body's line breaks), the run
+    /// before the byte found is tested for one in a single pass with no early exit,
+    /// which the compiler vectorises, and searched byte by byte only when it holds one
+    /// (a raw control character in a string, which is refused).
     #[inline]
-    fn next_special(&self, from: usize) -> usize {
-        if !self.has_controls {
-            let rest = self.bytes.get(from..).unwrap_or_default();
-            return memchr::memchr2(b'"', b'\\', rest).map_or(self.bytes.len(), |i| from + i);
+    fn next_special(&mut self, from: usize) -> usize {
+        #[cfg(test)]
+        {
+            self.searches += 1;
         }
-        let mut at = from;
-        while let Some(block) = self.bytes.get(at..at + 8) {
-            let word = u64::from_le_bytes(block.try_into().unwrap_or([0; 8]));
-            let special = special_mask(word);
-            if special != 0 {
-                return at + (special.trailing_zeros() / 8) as usize;
+        let rest = self.bytes.get(from..).unwrap_or_default();
+        let end = quote_or_backslash(rest).unwrap_or(rest.len());
+        if self.has_controls {
+            let run = &rest[..end];
+            if run.iter().fold(0x20u8, |least, &b| least.min(b)) < 0x20 {
+                return from + run.iter().position(|&b| b < 0x20).unwrap_or(end);
             }
-            at += 8;
         }
-        self.bytes[at..]
-            .iter()
-            .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
-            .map_or(self.bytes.len(), |i| at + i)
+        from + end
     }
 
     /// The rest of a string whose first escape is at `escape`, decoded into `out`.
@@ -446,7 +484,12 @@ impl<'a, E: EscapeNotes> Reader<'a, E> {
             }
             out.push(decoded);
             run = escape + 1 + used;
-            escape = self.next_special(run);
+            // Escapes often follow one another (`\u4e2d\u6587`): the next one is then
+            // where this one ends, with no search.
+            escape = match self.bytes.get(run) {
+                Some(b'\\' | b'"') => run,
+                _ => self.next_special(run),
+            };
         }
     }
 
@@ -693,6 +736,26 @@ impl QuotedName {
         ((word(0) ^ self.words[0]) & self.masks[0]) | ((word(1) ^ self.words[1]) & self.masks[1])
             == 0
     }
+}
+
+/// The offset in `rest` of its first `"` or `\`.
+///
+/// Why not `memchr::memchr2`: it picks its vector code at run time (AVX2 where there is
+/// some) through a function pointer, a call of some sixty instructions for each string,
+/// where a body's strings average a few dozen bytes. SSE2 is part of every x86_64 and
+/// NEON of every aarch64 processor, so their searchers always exist and inline here: the
+/// first sixteen bytes of a short string are one vector comparison.
+#[inline]
+fn quote_or_backslash(rest: &[u8]) -> Option<usize> {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(search) = memchr::arch::x86_64::sse2::memchr::Two::new(b'"', b'\\') {
+        return search.find(rest);
+    }
+    #[cfg(target_arch = "aarch64")]
+    if let Some(search) = memchr::arch::aarch64::neon::memchr::Two::new(b'"', b'\\') {
+        return search.find(rest);
+    }
+    memchr::memchr2(b'"', b'\\', rest)
 }
 
 /// The high bit of every byte of `word` that is `"`, `\` or below 0x20, and no other

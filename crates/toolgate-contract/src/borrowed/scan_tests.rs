@@ -434,3 +434,93 @@ fn a_short_name_in_words_matches_exactly_its_quoted_bytes() {
     assert_eq!(QuotedName::of("a\nb"), None);
     assert!(QuotedName::of("é").is_some());
 }
+
+/// The search for a string's end runs over the rest of the body, so its vector steps
+/// (the first sixteen bytes, then aligned blocks, then a last overlapping block) meet a
+/// string's first escape, control byte or non-ASCII character at every offset, and a
+/// string that ends the body meets the short-haystack path: the tree, the verdict and
+/// the escapes noted are those of the byte-by-byte reading in every case.
+#[test]
+fn a_strings_end_is_found_at_every_offset_of_the_vector_search() {
+    let specials: [&[u8]; 5] = [b"\\\"", b"\\n", "é".as_bytes(), b"\x01", b"\xe4\xb8\xad"];
+    let offsets = [
+        0usize, 1, 7, 8, 15, 16, 17, 31, 32, 33, 47, 48, 63, 64, 65, 95,
+    ];
+    for len in (0..100).step_by(3) {
+        for &at in offsets.iter().filter(|&&at| at <= len) {
+            for special in specials {
+                let mut text = vec![b'x'; at];
+                text.extend_from_slice(special);
+                text.extend(std::iter::repeat_n(b'y', len - at));
+                let plain = vec![b'z'; len];
+                for (head, tail) in [
+                    (&b"[\""[..], &b"\"]"[..]),
+                    (b"{\"a\":\"", b"\",\"b\":1}"),
+                    (b"{\n  \"a\": \"", b"\"\n}"),
+                ] {
+                    for string in [&text, &plain] {
+                        let body = [head, string, tail].concat();
+                        let shown = String::from_utf8_lossy(&body).into_owned();
+                        assert_eq!(read(&body), by_serde(&body), "{shown}");
+                        let mut reader = Reader::noting_escapes(&body).expect("UTF-8");
+                        if reader.value().is_some() && reader.at_end() {
+                            assert_eq!(reader.into_escapes(), to_escape(&body), "{shown}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// An escape followed at once by another, or by the string's closing quote, is read
+/// with no search in between (`"\u4e2d\u6587"` is one search, not three), and reads as
+/// `serde_json` reads it, broken or not.
+#[test]
+fn escapes_that_follow_one_another_are_read_without_a_search_between_them() {
+    let run = br#""\u4e2d\u6587\ud83d\ude00\n\"\\""#;
+    let mut reader = Reader::new(run).expect("UTF-8");
+    let read_here = reader.value();
+    assert_eq!(read_here, by_serde(run));
+    assert_eq!(reader.searches, 1);
+    let mut reader = Reader::new(run).expect("UTF-8");
+    assert_eq!(reader.skip_string(), Some(()));
+    assert_eq!(reader.searches, 1);
+    for broken in [
+        &br#""\u4e2d\u65""#[..],
+        br#""\u4e2d\x""#,
+        br#""\ud83d\n""#,
+        br#""\n\"#,
+        b"\"\\n\x01\"",
+        br#""\u4e2d"#,
+    ] {
+        assert_eq!(read(broken), None, "{}", String::from_utf8_lossy(broken));
+        assert_eq!(
+            by_serde(broken),
+            None,
+            "{}",
+            String::from_utf8_lossy(broken)
+        );
+    }
+}
+
+/// Indentation of any length, spaces and line breaks in any mix, is stepped over as
+/// the byte-by-byte reading steps over it, and every line break, tab and carriage
+/// return in it is noted as a byte to escape.
+#[test]
+fn indentation_of_any_length_is_stepped_over_and_its_breaks_noted() {
+    for width in 0..20 {
+        for breaks in ["\n", "\r\n", "\n\t", " \n"] {
+            let pad = format!("{breaks}{}", " ".repeat(width));
+            let body = format!(
+                "{{{pad}\"a\"{pad}:{pad}[{pad}1{pad},{pad}\"x\"{pad}]{pad},{pad}\"b\":{{}}{pad}}}{pad}"
+            );
+            let bytes = body.as_bytes();
+            assert_eq!(read(bytes), by_serde(bytes), "{body:?}");
+            assert!(read(bytes).is_some(), "{body:?}");
+            let mut reader = Reader::noting_escapes(bytes).expect("UTF-8");
+            assert!(reader.value().is_some() && reader.at_end(), "{body:?}");
+            assert_eq!(reader.into_escapes(), to_escape(bytes), "{body:?}");
+        }
+    }
+}

@@ -234,7 +234,16 @@ impl<'s> Builder<'s> {
         let mut rules = Rules::default();
         let mut validating = 0u32;
         let mut reference = None;
-        for (key, value) in map {
+        // `properties` first, whatever the keywords' order: its names' order is the one
+        // an object's names are expected in (`ReadCheck::object`), and a schema that
+        // lists `required` first would otherwise put its required names ahead of the
+        // others, so a body written in the declared order missed the guess on its first
+        // optional name.
+        let properties_first = map
+            .get_key_value("properties")
+            .into_iter()
+            .chain(map.iter().filter(|(key, _)| *key != "properties"));
+        for (key, value) in properties_first {
             match self.keyword(key, value, &mut rules, place)? {
                 Keyword::Validating => validating += 1,
                 Keyword::Reference(target) => reference = Some(target),
