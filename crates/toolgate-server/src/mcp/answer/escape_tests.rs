@@ -148,3 +148,29 @@ fn text_around_the_buffers_edge_is_written_as_serde_json_writes_it() {
         assert_eq!(searched, expected, "{text:?}");
     }
 }
+
+/// Runs of every length up to past the longest copied word by word, ending at every
+/// distance from the body's last sixteen bytes: each run is copied whole, and each
+/// escape after it written as `serde_json` writes it.
+#[test]
+fn runs_of_every_length_up_to_the_bodys_end_are_copied_whole() {
+    for run in 0..=(WORD_RUN + 20) {
+        for tail in 0..20 {
+            let text = format!(
+                "{}\"{}\n{}\\{}",
+                "a".repeat(3),
+                "r".repeat(run),
+                "s".repeat(run / 2),
+                "t".repeat(tail)
+            );
+            let mut out = b"[1,".to_vec();
+            write_at_sites(&mut out, text.as_bytes(), &sites_of(text.as_bytes()));
+            out.push(b']');
+            assert_eq!(
+                out,
+                serde_json::to_vec(&(1, &text)).expect("serialises"),
+                "run {run}, tail {tail}"
+            );
+        }
+    }
+}
