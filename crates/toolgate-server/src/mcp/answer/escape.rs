@@ -190,9 +190,10 @@ pub(super) fn write_at_sites(out: &mut Vec<u8>, bytes: &[u8], sites: &[u32]) {
                 if escape_len(escape) == 0 {
                     return fall_back(out, start, bytes);
                 }
-                if run <= WORD_RUN {
+                if run <= WORD_RUN && at < last_word {
                     // Sixteen bytes at a time: `at` is before the last word, so each
-                    // word lies within the body.
+                    // word lies within the body (sites out of order may put one of the
+                    // last word's among these: it takes the copy below).
                     let window = &mut chunk[w..w + WINDOW];
                     let mut k = 0;
                     while k < run {

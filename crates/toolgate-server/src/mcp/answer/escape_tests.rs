@@ -174,3 +174,19 @@ fn runs_of_every_length_up_to_the_bodys_end_are_copied_whole() {
         }
     }
 }
+
+/// Sites out of order can put one in the body's last sixteen bytes among those written
+/// by words, with a run long enough to be copied by words: it is copied without reading
+/// past the body, and the wrong order then falls back to the search.
+#[test]
+fn a_site_in_the_last_word_out_of_order_is_copied_within_the_body() {
+    let mut text = vec![b'a'; 100];
+    for at in [10, 20, 60, 95] {
+        text[at] = b'"';
+    }
+    let mut out = Vec::new();
+    write_at_sites(&mut out, &text, &[60, 95, 10, 20]);
+    let mut searched = Vec::new();
+    write_utf8_str(&mut searched, &text);
+    assert_eq!(out, searched);
+}
