@@ -102,15 +102,37 @@ fn write_escape(dst: &mut [u8], b: u8) -> usize {
     usize::from(len)
 }
 
+/// Each byte's escape as one little-endian word: the escape's bytes from the lowest, its
+/// length in the highest (0 for a byte written as it is). One load gives both; an
+/// escape takes at most six bytes, so the length never overlaps it, and what the word
+/// stores past the escape's end is overwritten by the next write.
+static ESCAPE_WORDS: [u64; 256] = {
+    let mut words = [0u64; 256];
+    let mut i = 0;
+    while i < 256 {
+        let (escape, len) = ESCAPES[i];
+        words[i] = u64::from_le_bytes(escape) | ((len as u64) << 56);
+        i += 1;
+    }
+    words
+};
+
+/// The length of the escape in `word` (from [`ESCAPE_WORDS`]).
+#[inline]
+fn escape_len(word: u64) -> usize {
+    (word >> 56) as usize
+}
+
 /// Appends UTF-8 `bytes` as a JSON string, as [`write_utf8_str`] does, given the offset
 /// of every byte that needs an escape, ascending (the contract's check noted them while it
 /// read the body, see `toolgate_contract::EscapeSites`).
 ///
 /// Why: searching the body for those bytes again was most of the escaping's cost. With
-/// the offsets known, a run of up to sixteen bytes between two of them (most runs, in
-/// JSON) is copied as one sixteen-byte word from the body, the next write starting where
-/// the run ends, over the word's tail, rather than by a copy call; a longer run is one
-/// copy. Each escape is one eight-byte store.
+/// the offsets known, a run of fewer than sixteen bytes between two of them (most runs,
+/// in JSON) is copied as one sixteen-byte word from the body, the next write starting
+/// where the run ends, over the word's tail, rather than by a copy call; a run of up to
+/// [`WORD_RUN`] bytes is copied as a few such words, a longer one by one copy. Each
+/// escape is one eight-byte store, its length read from the same word.
 ///
 /// Offsets out of order, or one at a byte that needs no escape, fall back to the search
 /// (what was written of the string is dropped first). That every byte needing an escape
@@ -118,17 +140,17 @@ fn write_escape(dst: &mut [u8], b: u8) -> usize {
 /// documents.
 ///
 /// The runs and escapes are written by index into a buffer of a kilobyte on the stack,
-/// which is appended to `out` whenever it fills, each site checked as it is reached: a
-/// separate pass checking the sites, and a capacity check on every run's and escape's
-/// store, cost as much as the copying (callgrind: 61,000 instructions for the 12 KB body
-/// of `bench/run`, 43,700 this way). Sizing `out` and writing it by index instead costs
-/// more than it saves, since the bytes must be zeroed first.
+/// which is appended to `out` whenever it fills: a capacity check on every run's and
+/// escape's store cost as much as the copying. Sizing `out` and writing it by index
+/// instead costs more than it saves, since the bytes must be zeroed first. The sites
+/// whose run's word would reach past the body's end (its last sixteen bytes) are
+/// written after the others, by copies.
 pub(super) fn write_at_sites(out: &mut Vec<u8>, bytes: &[u8], sites: &[u32]) {
     /// Appended to `out` once it holds more than this.
     const CHUNK: usize = 1024;
-    /// What one site's stores may reach past where they start: a run's sixteen-byte
-    /// word, and an escape's eight bytes from where the run ends.
-    const WINDOW: usize = 16 + 8;
+    /// What one site's stores may reach past where they start: a run's words, and an
+    /// escape's eight bytes from where the run ends.
+    const WINDOW: usize = WORD_RUN + 16 + 8;
     let start = out.len();
     // Every escape takes at most six bytes where its byte took one; two quotes.
     out.reserve(bytes.len() + sites.len() * 5 + 2);
@@ -136,33 +158,56 @@ pub(super) fn write_at_sites(out: &mut Vec<u8>, bytes: &[u8], sites: &[u32]) {
     let mut chunk = [0u8; CHUNK + WINDOW];
     let mut w = 0;
     let mut from = 0;
-    for &at in sites {
+    // Sites before this offset have sixteen bytes of the body from any run's start.
+    let last_word = bytes.len().saturating_sub(16);
+    let worded = if bytes.len() < 16 {
+        0
+    } else {
+        sites.partition_point(|&at| (at as usize) < last_word)
+    };
+    for &at in &sites[..worded] {
         let at = at as usize;
-        // A site out of order, past the end or at a byte needing no escape has none.
-        let (escape, len) = match bytes.get(at) {
-            Some(&b) if at >= from => ESCAPES[usize::from(b)],
-            _ => ([0; 8], 0),
-        };
-        if len == 0 {
-            out.truncate(start);
-            write_utf8_str(out, bytes);
-            return;
-        }
-        let run = at - from;
+        // Wraps for a site before `from`, which the slower arm refuses.
+        let run = at.wrapping_sub(from);
         match bytes.get(from..from + 16) {
             // The run as one sixteen-byte word and the escape's word where the run ends,
             // in one window of the chunk (one bounds check for both stores).
-            Some(word) if run <= 16 => {
-                let window = &mut chunk[w..w + WINDOW];
+            Some(word) if run < 16 => {
+                let escape = ESCAPE_WORDS[usize::from(word[run])];
+                if escape_len(escape) == 0 {
+                    return fall_back(out, start, bytes);
+                }
+                let window = &mut chunk[w..w + 24];
                 window[..16].copy_from_slice(word);
-                window[run..run + 8].copy_from_slice(&escape);
-                w += run + usize::from(len);
+                window[run..run + 8].copy_from_slice(&escape.to_le_bytes());
+                w += run + escape_len(escape);
             }
             _ => {
-                out.extend_from_slice(&chunk[..w]);
-                out.extend_from_slice(&bytes[from..at]);
-                chunk[..8].copy_from_slice(&escape);
-                w = usize::from(len);
+                let escape = match bytes.get(at) {
+                    Some(&b) if at >= from => ESCAPE_WORDS[usize::from(b)],
+                    _ => 0,
+                };
+                if escape_len(escape) == 0 {
+                    return fall_back(out, start, bytes);
+                }
+                if run <= WORD_RUN && at < last_word {
+                    // Sixteen bytes at a time: `at` is before the last word, so each
+                    // word lies within the body (sites out of order may put one of the
+                    // last word's among these: it takes the copy below).
+                    let window = &mut chunk[w..w + WINDOW];
+                    let mut k = 0;
+                    while k < run {
+                        window[k..k + 16].copy_from_slice(&bytes[from + k..from + k + 16]);
+                        k += 16;
+                    }
+                    window[run..run + 8].copy_from_slice(&escape.to_le_bytes());
+                    w += run + escape_len(escape);
+                } else {
+                    out.extend_from_slice(&chunk[..w]);
+                    out.extend_from_slice(&bytes[from..at]);
+                    chunk[..8].copy_from_slice(&escape.to_le_bytes());
+                    w = escape_len(escape);
+                }
             }
         }
         if w > CHUNK {
@@ -172,8 +217,33 @@ pub(super) fn write_at_sites(out: &mut Vec<u8>, bytes: &[u8], sites: &[u32]) {
         from = at + 1;
     }
     out.extend_from_slice(&chunk[..w]);
+    for &at in &sites[worded..] {
+        let at = at as usize;
+        let escape = match bytes.get(at) {
+            Some(&b) if at >= from => ESCAPE_WORDS[usize::from(b)],
+            _ => 0,
+        };
+        if escape_len(escape) == 0 {
+            return fall_back(out, start, bytes);
+        }
+        out.extend_from_slice(&bytes[from..at]);
+        out.extend_from_slice(&escape.to_le_bytes()[..escape_len(escape)]);
+        from = at + 1;
+    }
     out.extend_from_slice(&bytes[from..]);
     out.push(b'"');
+}
+
+/// The longest run between two sites copied into the stack buffer word by word; a
+/// longer one is appended by one copy (a copy call costs about what four words do).
+const WORD_RUN: usize = 64;
+
+/// Sites that cannot be right: the string written so far is dropped and the body
+/// searched instead.
+#[cold]
+fn fall_back(out: &mut Vec<u8>, start: usize, bytes: &[u8]) {
+    out.truncate(start);
+    write_utf8_str(out, bytes);
 }
 
 #[inline]

@@ -148,3 +148,45 @@ fn text_around_the_buffers_edge_is_written_as_serde_json_writes_it() {
         assert_eq!(searched, expected, "{text:?}");
     }
 }
+
+/// Runs of every length up to past the longest copied word by word, ending at every
+/// distance from the body's last sixteen bytes: each run is copied whole, and each
+/// escape after it written as `serde_json` writes it.
+#[test]
+fn runs_of_every_length_up_to_the_bodys_end_are_copied_whole() {
+    for run in 0..=(WORD_RUN + 20) {
+        for tail in 0..20 {
+            let text = format!(
+                "{}\"{}\n{}\\{}",
+                "a".repeat(3),
+                "r".repeat(run),
+                "s".repeat(run / 2),
+                "t".repeat(tail)
+            );
+            let mut out = b"[1,".to_vec();
+            write_at_sites(&mut out, text.as_bytes(), &sites_of(text.as_bytes()));
+            out.push(b']');
+            assert_eq!(
+                out,
+                serde_json::to_vec(&(1, &text)).expect("serialises"),
+                "run {run}, tail {tail}"
+            );
+        }
+    }
+}
+
+/// Sites out of order can put one in the body's last sixteen bytes among those written
+/// by words, with a run long enough to be copied by words: it is copied without reading
+/// past the body, and the wrong order then falls back to the search.
+#[test]
+fn a_site_in_the_last_word_out_of_order_is_copied_within_the_body() {
+    let mut text = vec![b'a'; 100];
+    for at in [10, 20, 60, 95] {
+        text[at] = b'"';
+    }
+    let mut out = Vec::new();
+    write_at_sites(&mut out, &text, &[60, 95, 10, 20]);
+    let mut searched = Vec::new();
+    write_utf8_str(&mut searched, &text);
+    assert_eq!(out, searched);
+}
