@@ -1159,8 +1159,7 @@ fn transient(w: &Words<'_>) -> bool {
         // A code `time_out`, "Query exceeded the timeout".
         || w.phrase(&["time", "out"])
         || being_changed(w)
-        // "The specified resource is in use by an SMB client": freed when it is done.
-        || (w.phrase(&["in", "use", "by"]) && !w.has("already"))
+        || held_for_now(w)
         || w.near(
             &["locked"],
             &["resource", "record", "file", "document", "row", "object", "entity"],
@@ -1172,7 +1171,7 @@ fn transient(w: &Words<'_>) -> bool {
 /// being deleted", "the blob is being rehydrated". It ends by itself; the same request
 /// then passes or is told what is left.
 fn being_changed(w: &Words<'_>) -> bool {
-    const CHANGES: [&str; 12] = [
+    const CHANGES: [&str; 11] = [
         "deleted",
         "removed",
         "rehydrated",
@@ -1184,7 +1183,6 @@ fn being_changed(w: &Words<'_>) -> bool {
         "resized",
         "upgraded",
         "updated",
-        "used",
     ];
     // "… is being deleted" is now; "not found due to the resource being deleted" is a
     // cause in the past.
@@ -1194,6 +1192,49 @@ fn being_changed(w: &Words<'_>) -> bool {
                 && p[1] == "being"
                 && CHANGES.contains(&p[2].as_str())
         })
+}
+
+/// What the request names is held by something that lets go of it when done: "The
+/// specified resource is in use by an SMB client", "being used by another process".
+/// Held by an account, a user, a project or another resource ("The email address is in
+/// use by another account", "in use by instance i-0456") it stays held: not a wait.
+fn held_for_now(w: &Words<'_>) -> bool {
+    const PASSING_HOLDERS: [&str; 18] = [
+        "process",
+        "processes",
+        "program",
+        "client",
+        "session",
+        "operation",
+        "request",
+        "job",
+        "task",
+        "transaction",
+        "connection",
+        "lease",
+        "thread",
+        "worker",
+        "upload",
+        "build",
+        "backup",
+        "migration",
+    ];
+    const ARTICLES: [&str; 6] = ["a", "an", "another", "the", "other", "some"];
+    if w.has("already") {
+        return false;
+    }
+    let held_by = |at: usize| {
+        w.w[at..]
+            .iter()
+            .filter(|x| !ARTICLES.contains(&x.as_str()))
+            .take(2)
+            .any(|x| PASSING_HOLDERS.contains(&x.as_str()))
+    };
+    w.w.windows(3).enumerate().any(|(i, p)| {
+        let by = (p[0] == "in" && p[1] == "use" && p[2] == "by")
+            || (p[0] == "being" && p[1] == "used" && p[2] == "by");
+        by && held_by(i + 3)
+    })
 }
 
 /// A state of the resource that ends by itself: an operation in progress on it, the

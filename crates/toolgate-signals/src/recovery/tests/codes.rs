@@ -260,3 +260,28 @@ fn a_free_tier_or_a_holder_that_cannot_currently_act_is_the_accounts() {
     let customer = r#"{"message":"The customer account cannot currently be debited."}"#;
     assert_ne!(under(400, customer), Some(Recovery::Account));
 }
+
+#[test]
+fn a_thing_held_by_an_account_a_user_or_another_resource_is_no_wait_but_one_held_by_a_process_is() {
+    // Held by what lets go when it is done: the same request passes a moment later.
+    for body in [
+        r#"{"message":"The file is being used by another process"}"#,
+        "<Error><Code>SharingViolation</Code><Message>The specified resource is in use by an SMB client.</Message></Error>",
+        r#"{"message":"The table is in use by another transaction"}"#,
+    ] {
+        assert_eq!(under(409, body), Some(Recovery::Transient), "{body}");
+    }
+    // Held by an account, a user, a project or another resource: it stays held, and
+    // retrying the same request only repeats the refusal.
+    for body in [
+        r#"{"message":"The email address is in use by another account"}"#,
+        r#"{"error":"Username is in use by another user"}"#,
+        r#"{"message":"The security group sg-0123 is in use by instance i-0456"}"#,
+        r#"{"message":"This name is currently being used by another project"}"#,
+        r#"{"message":"The domain example.com is in use by another team"}"#,
+        r#"{"message":"Port 8080 is in use by another service"}"#,
+    ] {
+        assert_ne!(under(409, body), Some(Recovery::Transient), "{body}");
+        assert_ne!(under(400, body), Some(Recovery::Transient), "{body}");
+    }
+}
