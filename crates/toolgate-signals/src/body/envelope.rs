@@ -853,11 +853,84 @@ pub(super) fn mirrors_too_many_requests(body: &[u8]) -> bool {
     false
 }
 
+/// Members an answer's envelope holds beside its status: its words, ids of the request,
+/// when, the throttle's own numbers, where to read more, and an empty or wrapped
+/// payload. Compared lower-cased without `_` or `-`.
+const ENVELOPE_MEMBERS: [&str; 45] = [
+    "code",
+    "status",
+    "statuscode",
+    "httpstatus",
+    "httpcode",
+    "errorcode",
+    "errno",
+    "message",
+    "msg",
+    "error",
+    "errors",
+    "err",
+    "errormessage",
+    "errordescription",
+    "description",
+    "detail",
+    "details",
+    "title",
+    "type",
+    "reason",
+    "info",
+    "success",
+    "ok",
+    "data",
+    "result",
+    "requestid",
+    "traceid",
+    "timestamp",
+    "time",
+    "path",
+    "retryafter",
+    "retryin",
+    "retry",
+    "wait",
+    "limit",
+    "remaining",
+    "reset",
+    "resetat",
+    "quota",
+    "hint",
+    "help",
+    "moreinfo",
+    "documentation",
+    "docs",
+    "link",
+];
+
+/// Whether every top-level member of `body` is one an envelope holds: a record that
+/// carries a `code` of 429 among its own fields (`{"code": 429, "name": "Widget"}`) is
+/// data, not an answer about the call.
+fn only_envelope_members(body: &[u8]) -> bool {
+    let mut members = TopLevel::new(body);
+    let mut name = Vec::with_capacity(32);
+    while let Some((key, _)) = members.next_member() {
+        name.clear();
+        name.extend(
+            key.iter()
+                .filter(|b| !matches!(b, b'_' | b'-'))
+                .map(u8::to_ascii_lowercase),
+        );
+        if !ENVELOPE_MEMBERS.iter().any(|m| m.as_bytes() == name) {
+            return false;
+        }
+    }
+    true
+}
+
 /// Whether a top-level status or code is 429 and nothing else: the number `429`, the
 /// string `"429"`, or `"429 "` before the status's words (`"429 TOO_MANY_REQUESTS"`). A
-/// code that only starts with 429 (`"429A"`, `"429-B"`, a product's or a form's) is not.
+/// code that only starts with 429 (`"429A"`, `"429-B"`, a product's or a form's) is not,
+/// nor one among a record's own fields.
 fn status_is_429_alone(body: &[u8]) -> bool {
-    let mut members = TopLevel::new(&body[..body.len().min(WINDOW)]);
+    let window = &body[..body.len().min(WINDOW)];
+    let mut members = TopLevel::new(window);
     while let Some((key, value)) = members.next_member() {
         if !STATUS_MIRRORS
             .iter()
@@ -879,7 +952,7 @@ fn status_is_429_alone(body: &[u8]) -> bool {
             Some(b) => !quoted && !b.is_ascii_alphanumeric() && !matches!(b, b'.' | b'e' | b'E'),
         };
         if alone {
-            return true;
+            return only_envelope_members(window);
         }
     }
     false

@@ -295,4 +295,16 @@ fn a_top_level_code_of_429_makes_an_envelope_without_words_beside_it() {
     ));
     assert!(!is_error_envelope(br#"{"code":"429-B","name":"Widget"}"#));
     assert!(!is_error_envelope(br#"{"code":4290,"name":"Widget"}"#));
+    // A record whose own code is 429 is data: its other fields are not an envelope's.
+    for b in [
+        &br#"{"code":429,"name":"Widget","price":3}"#[..],
+        br#"{"id":7,"code":429,"label":"Zone 429"}"#,
+        br#"{"status":429,"count":3,"items":[1,2,3]}"#,
+    ] {
+        assert!(!is_error_envelope(b), "{}", String::from_utf8_lossy(b));
+    }
+    // An envelope's own members beside it, however they are spelled, keep it one.
+    assert!(is_error_envelope(
+        br#"{"Code":429,"Request-Id":"r-1","time_stamp":"2026-01-01","Data":{}}"#
+    ));
 }
