@@ -170,6 +170,19 @@ impl Events {
         !self.tx.is_closed()
     }
 
+    /// The server wrote more than [`STREAM_BYTES_PER_WINDOW`] to `what` within a
+    /// [`STREAM_WINDOW`] besides its answers: logged and told to the gateway, with
+    /// `then` saying what toolgate does until the window ends.
+    pub(crate) fn flooded(&self, what: &str, then: &str, shed: u64) {
+        let detail = format!(
+            "it wrote more than {} MiB to {what} within {} s; {then}",
+            STREAM_BYTES_PER_WINDOW >> 20,
+            STREAM_WINDOW.as_secs()
+        );
+        tracing::warn!(server = %self.name, "an MCP server {detail}");
+        self.emit(Event::Misbehaving { detail, shed });
+    }
+
     pub(crate) fn emit(&self, event: Event) {
         if let Err(mpsc::error::TrySendError::Full(_)) = self.tx.try_send(event) {
             let take = lock(&self.full).take(Instant::now());

@@ -16,7 +16,7 @@ use tokio::sync::watch;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
-use crate::bounds::{ByteWindow, STREAM_BYTES_PER_WINDOW, STREAM_WINDOW};
+use crate::bounds::{ByteWindow, STREAM_BYTES_PER_WINDOW};
 use crate::input_required;
 use crate::list_filter::{self, ListFilter, Skipped};
 use crate::message::{self, Incoming, RpcOutcome};
@@ -1214,16 +1214,11 @@ impl Listener {
             let Ok(Some(chunk)) = chunk else { break };
             if !state.read.take(chunk.len(), tokio::time::Instant::now()) {
                 if let Some(inner) = self.weak.upgrade() {
-                    let detail = format!(
-                        "it wrote more than {} MiB to its stream of messages outside any request within {} s; the stream is closed until the period ends",
-                        STREAM_BYTES_PER_WINDOW >> 20,
-                        STREAM_WINDOW.as_secs()
+                    inner.events.flooded(
+                        "its stream of messages outside any request",
+                        "the stream is closed until the period ends",
+                        inner.server_requests.stats().shed,
                     );
-                    tracing::warn!(server = %inner.name, "an MCP server {detail}");
-                    inner.emit(Event::Misbehaving {
-                        detail,
-                        shed: inner.server_requests.stats().shed,
-                    });
                 }
                 // The events read so far stay delivered; what is unread is dropped
                 // with the connection.

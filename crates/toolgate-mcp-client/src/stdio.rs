@@ -25,10 +25,7 @@ use tokio::task::JoinHandle;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
-use crate::bounds::{
-    ByteWindow, Events, LineBudget, NoSlot, STREAM_BYTES_PER_WINDOW, STREAM_WINDOW, ServerRequests,
-    Slot,
-};
+use crate::bounds::{ByteWindow, Events, LineBudget, NoSlot, ServerRequests, Slot};
 use crate::list_filter::{self, ListFilter, Skipped};
 use crate::message::{self, Incoming, RpcOutcome};
 use crate::scan::IdScanner;
@@ -804,16 +801,11 @@ async fn read_stdout(
             Line::Whole(line) => (line.len() + 1, on_line(&state, &line, &mut unread_lines)),
         };
         if !answered && !besides_answers.take(bytes, Instant::now()) {
-            let detail = format!(
-                "it wrote more than {} MiB to its standard output besides answers within {} s; its output is not read until the period ends",
-                STREAM_BYTES_PER_WINDOW >> 20,
-                STREAM_WINDOW.as_secs()
+            state.events.flooded(
+                "its standard output besides answers",
+                "its output is not read until the period ends",
+                state.server_requests.stats().shed,
             );
-            tracing::warn!(server = %state.name, "an MCP server {detail}");
-            state.emit(Event::Misbehaving {
-                detail,
-                shed: state.server_requests.stats().shed,
-            });
             tokio::time::sleep(besides_answers.closed_for(Instant::now())).await;
         }
     }
