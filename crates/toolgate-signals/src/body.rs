@@ -56,6 +56,8 @@ mod markup_notices;
 mod members;
 mod notices;
 mod operation_errors;
+mod relayed_headers;
+mod usage_counts;
 mod usage_report;
 mod words;
 
@@ -268,6 +270,10 @@ fn read_prefix(status: u16, body: &[u8], now: DateTime<Utc>) -> BodySignals {
     {
         out.quota.push(q);
     }
+    // A router's throttle repeating the upstream's rate-limit headers in its error.
+    if (out.rate_limited || status == 429) && out.quota.is_empty() {
+        out.quota = relayed_headers::quotas(prefix, now);
+    }
     out.reason = reason;
     out
 }
@@ -331,6 +337,9 @@ pub fn read_success(body: &[u8], now: DateTime<Utc>) -> Option<BodySignals> {
     }
     if out.quota.is_empty() {
         out.quota = usage_report::quotas(body);
+    }
+    if out.quota.is_empty() {
+        out.quota = usage_counts::quotas(body, now);
     }
     if out.quota.is_empty() {
         out.quota

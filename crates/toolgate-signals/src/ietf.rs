@@ -124,7 +124,7 @@ fn unnamed_window(policies: &[Policy], limit: Option<u64>) -> Option<Duration> {
 
 fn parse_policies(v: &str) -> Vec<Policy> {
     let Ok(list) = Parser::new(v).parse::<List>() else {
-        return Vec::new();
+        return lenient_policies(v);
     };
     list.iter()
         .filter_map(|entry| match entry {
@@ -149,6 +149,42 @@ fn parse_policies(v: &str) -> Vec<Policy> {
         })
         .collect()
 }
+
+/// Policies most of the way to the structured form, which its parser refuses: Hugging
+/// Face's Hub names the kind of window before the policy's name, `"fixed window";"api";
+/// q=500;w=300` (<https://huggingface.co/docs/hub/rate-limits>), a bare string where a
+/// parameter belongs. Each comma's item is read by its `;` parts: the last quoted one
+/// names the policy, `q` and `w` are its quota and window. At most [`MAX_LENIENT`]
+/// items are read.
+fn lenient_policies(v: &str) -> Vec<Policy> {
+    v.split(',')
+        .take(MAX_LENIENT)
+        .filter_map(|item| {
+            let mut name = None;
+            let (mut quota, mut window) = (None, None);
+            for part in item.split(';').map(str::trim) {
+                if let Some(quoted) = part.strip_prefix('"').and_then(|p| p.strip_suffix('"')) {
+                    name = Some(quoted.to_owned());
+                } else if let Some((k, v)) = part.split_once('=') {
+                    let n = v.trim().parse::<u64>().ok();
+                    match k.trim() {
+                        "q" => quota = n,
+                        "w" => window = n.map(|w| Duration::from_secs(w).min(reset::MAX_RESET)),
+                        _ => {}
+                    }
+                }
+            }
+            name.map(|name| Policy {
+                name: Some(name),
+                quota,
+                window,
+            })
+        })
+        .collect()
+}
+
+/// Items of a policy field read when it is not a structured field.
+const MAX_LENIENT: usize = 16;
 
 /// Draft 07: `RateLimit: limit=100, remaining=50, reset=30`.
 fn parse_draft07(v: &str, policies: &[Policy]) -> Option<Quota> {

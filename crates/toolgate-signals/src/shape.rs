@@ -702,6 +702,9 @@ fn concurrency(tokens: &[&str]) -> Option<Name> {
         rest => rest,
     };
     let at = tokens.iter().position(|t| t.starts_with("concurren"))?;
+    if let Some(name) = part_before_concurrency(tokens, at) {
+        return Some(name);
+    }
     let (part, family) = match tokens.split_last()? {
         (last, head) if at < head.len() => match *last {
             "active" | "running" | "inflight" | "current" | "used" | "inuse" => (Part::Used, head),
@@ -722,6 +725,32 @@ fn concurrency(tokens: &[&str]) -> Option<Name> {
     // word (`X-Concurrent-Requests-Limit`), so the fields of one budget meet.
     Some(Name {
         family: tokens[..=at].join("-"),
+        policy: String::new(),
+        part,
+        unit: None,
+        by_shape_alone: true,
+        needs_named_limit: false,
+    })
+}
+
+/// A concurrency budget whose part leads its name (ElevenLabs' `current-concurrent-requests`
+/// beside `maximum-concurrent-requests`): one part word, the concurrency word, then only
+/// what is counted. Both fields name the same family, so they meet as one budget.
+fn part_before_concurrency(tokens: &[&str], at: usize) -> Option<Name> {
+    let [first, word, counted @ ..] = tokens else {
+        return None;
+    };
+    if at != 1 || counted.is_empty() || !counted.iter().all(|t| is_counted_noun(t)) {
+        return None;
+    }
+    let part = match *first {
+        "current" | "active" | "running" | "inflight" => Part::Used,
+        "maximum" | "max" => Part::Limit,
+        "remaining" | "available" => Part::Remaining,
+        _ => return None,
+    };
+    Some(Name {
+        family: (*word).to_owned(),
         policy: String::new(),
         part,
         unit: None,
@@ -891,13 +920,18 @@ impl Group {
             }
             return;
         }
+        // A budget told only by what was used and what is left (`api-credits-used: 7`
+        // beside `api-credits-left: 1`) is as large as both together.
+        let limit = self
+            .limit
+            .or_else(|| self.used?.checked_add(self.remaining?));
         let remaining = self
             .remaining
-            .or_else(|| Some(self.limit?.saturating_sub(self.used?)));
+            .or_else(|| Some(limit?.saturating_sub(self.used?)));
         // A reply whose own request opened a new window (one unit of the budget used)
         // sees that window's whole length as its reset.
         let opened_window = matches!(
-            (self.limit, remaining),
+            (limit, remaining),
             (Some(limit), Some(left)) if limit >= 2 && left == limit - 1
         );
         let reset_after = match self.bare_reset {
@@ -905,7 +939,7 @@ impl Group {
             _ => self.reset,
         };
         out.quota(Quota {
-            limit: self.limit,
+            limit,
             remaining,
             reset_after,
             window: self.window,

@@ -40,9 +40,9 @@ use toolgate_signals::{
 };
 
 /// Cases read right, out of every case; raised as the readers improve.
-const FLOOR: usize = 4513;
+const FLOOR: usize = 4615;
 
-const FILES: [(&str, &str); 61] = [
+const FILES: [(&str, &str); 62] = [
     (
         "ratelimit_headers",
         include_str!("corpus/ratelimit_headers.json"),
@@ -87,6 +87,7 @@ const FILES: [(&str, &str); 61] = [
     ("holdout32", include_str!("corpus/holdout32.json")),
     ("holdout33", include_str!("corpus/holdout33.json")),
     ("holdout34", include_str!("corpus/holdout34.json")),
+    ("holdout35", include_str!("corpus/holdout35.json")),
     ("false_alarms", include_str!("corpus/false_alarms.json")),
     ("recovery", include_str!("corpus/recovery.json")),
     ("recovery2", include_str!("corpus/recovery2.json")),

@@ -98,7 +98,8 @@ fn holder<'a>(
 
 /// An object named `rate_limit` or `quota`; or one named `rate` that holds a `limit` or
 /// `remaining` (OpenCage's 402 repeats `"rate": {"limit": 2500, "remaining": 0,
-/// "reset": …}`), since a `rate` alone is as often a price or an exchange rate.
+/// "reset": …}`), since a `rate` alone is as often a price or an exchange rate; or one
+/// named `limit` that holds what is left of it.
 fn names_a_budget(key: &str, value: &Value) -> bool {
     let Value::Object(inner) = value else {
         return false;
@@ -111,6 +112,10 @@ fn names_a_budget(key: &str, value: &Value) -> bool {
     match folded.as_str() {
         "ratelimit" | "quota" => true,
         "rate" => inner.contains_key("limit") || inner.contains_key("remaining"),
+        // Vercel's 429: `"limit": {"remaining": 0, "reset": …, "total": 100}`. A `limit`
+        // is as often one number a request passed; an object saying what is left of
+        // it is a budget.
+        "limit" => inner.contains_key("remaining"),
         _ => false,
     }
 }

@@ -247,6 +247,10 @@ fn credits_field(name: &str) -> Option<String> {
     let noun = words
         .iter()
         .find(|w| matches!(w.as_str(), "credits" | "calls" | "requests"))?;
+    // `current_total_monthly_calls`: the total so far is what was used, not the size.
+    if words.iter().any(|w| w == "current") && words.iter().any(|w| w == "total") {
+        return Some(format!("{noun}-quota-used"));
+    }
     let part = words.iter().find_map(|w| match w.as_str() {
         "total" | "included" | "limit" | "max" | "allowance" | "plan" => Some("limit"),
         "remaining" | "remained" | "left" | "available" => Some("remaining"),
@@ -501,6 +505,13 @@ mod tests {
         // Camel case, and what is left said as the size less what was used.
         let camel = r#"{"creditsTotal":500,"creditsUsed":120,"items":[]}"#;
         assert_eq!(read(camel), vec![(Some(500), Some(380))]);
+    }
+
+    #[test]
+    fn a_current_total_of_calls_is_what_was_used_not_the_size() {
+        // CoinGecko's `/key`: the month's calls so far and the calls left.
+        let coingecko = r#"{"plan":"Other","monthly_call_credit":500000,"current_total_monthly_calls":496012,"current_remaining_monthly_calls":3988}"#;
+        assert_eq!(read(coingecko), vec![(Some(500000), Some(3988))]);
     }
 
     #[test]

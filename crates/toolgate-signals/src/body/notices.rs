@@ -169,6 +169,17 @@ pub(super) fn read(body: &[u8], window: usize, seen: Ends, now: DateTime<Utc>) -
                             retirements.push(r);
                         } else if is_notice_name(&n) {
                             collect(k, v, now, &mut texts, &mut retirements);
+                        } else if let Value::Object(version) = v
+                            && names_the_api_version(&n)
+                        {
+                            // The answering API's version, told deprecated by a flag
+                            // of its own (Cohere's `"meta": {"api_version": {"version":
+                            // "1", "is_deprecated": true}}`).
+                            for (vk, vv) in version.iter().take(MAX_MEMBERS) {
+                                if normalise(vk).contains("deprecat") {
+                                    collect(vk, vv, now, &mut texts, &mut retirements);
+                                }
+                            }
                         }
                     }
                 }
@@ -193,6 +204,12 @@ pub(super) fn read(body: &[u8], window: usize, seen: Ends, now: DateTime<Utc>) -
         warnings: texts,
         deprecation: warning::declared(&retirements),
     }
+}
+
+/// A member of the answer's metadata that describes the version of the API answering
+/// (`api_version`, `version`), not of a thing in its data.
+fn names_the_api_version(n: &str) -> bool {
+    matches!(n, "apiversion" | "version")
 }
 
 /// A date the answer's metadata gives under a name that says what it dates (`"meta":

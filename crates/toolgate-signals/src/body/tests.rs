@@ -1270,3 +1270,51 @@ fn a_budget_whose_counts_are_written_for_people_is_counted() {
             .is_none_or(|b| b.quota.is_empty())
     );
 }
+
+#[test]
+fn a_limit_object_saying_what_is_left_is_a_throttled_error_s_budget() {
+    let t = Utc.with_ymd_and_hms(2025, 6, 1, 12, 0, 0).unwrap();
+    // Vercel's 429: the limit's total, what is left and its reset (epoch seconds).
+    let b = read(
+        429,
+        br#"{"error":{"code":"rate_limited","message":"Rate limit exceeded","limit":{"remaining":0,"reset":1748779260,"resetMs":1748779260000,"total":100}}}"#,
+        t,
+    );
+    assert_eq!(b.quota.len(), 1, "{:?}", b.quota);
+    assert_eq!(
+        (b.quota[0].limit, b.quota[0].remaining),
+        (Some(100), Some(0))
+    );
+    assert_eq!(b.quota[0].reset_after, Some(Duration::from_secs(60)));
+    // A `limit` that is one number a request passed is no budget.
+    let b = read(
+        429,
+        br#"{"message":"Too many requests","limit":{"max":50,"requested":80}}"#,
+        t,
+    );
+    assert!(b.quota.is_empty(), "{:?}", b.quota);
+}
+
+#[test]
+fn rate_limit_headers_a_throttled_error_relays_are_its_budget() {
+    let t = Utc.with_ymd_and_hms(2025, 6, 1, 12, 0, 0).unwrap();
+    // OpenRouter's 429 for a free model's day: the upstream's headers in the metadata.
+    let b = read(
+        429,
+        br#"{"error":{"message":"Rate limit exceeded: free-models-per-day.","code":429,"metadata":{"headers":{"X-RateLimit-Limit":"50","X-RateLimit-Remaining":"0","X-RateLimit-Reset":"1748822400000"},"provider_name":null}}}"#,
+        t,
+    );
+    assert_eq!(b.quota.len(), 1, "{:?}", b.quota);
+    assert_eq!(
+        (b.quota[0].limit, b.quota[0].remaining),
+        (Some(50), Some(0))
+    );
+    assert_eq!(b.quota[0].reset_after, Some(Duration::from_secs(43_200)));
+    // A `headers` object of a request the error describes, with no budget, says nothing.
+    let b = read(
+        429,
+        br#"{"message":"Too many requests","request":{"headers":{"Accept":"application/json"}}}"#,
+        t,
+    );
+    assert!(b.quota.is_empty(), "{:?}", b.quota);
+}

@@ -123,3 +123,17 @@ fn atlassian_beta_fields() {
         )]
     );
 }
+
+#[test]
+fn a_policy_naming_its_window_kind_before_its_name_is_read_by_that_name() {
+    // Hugging Face's Hub: `"fixed window"` before the policy's name, which no
+    // structured-field parser accepts.
+    let got = collect(&[
+        ("RateLimit", b"\"api\";r=489;t=189"),
+        ("RateLimit-Policy", b"\"fixed window\";\"api\";q=500;w=300"),
+    ]);
+    assert_eq!(
+        got,
+        vec![q("api", Some(500), Some(489), Some(189), Some(300))]
+    );
+}

@@ -761,3 +761,37 @@ fn a_quota_glued_to_what_it_counts_is_a_budget_apart_from_the_rate_limit() {
             .any(|q| q.remaining == Some(59) && q.limit == Some(60))
     );
 }
+
+#[test]
+fn a_budget_told_by_what_was_used_and_what_is_left_is_as_large_as_both() {
+    let now = DateTime::from_timestamp(1_748_779_200, 0).unwrap();
+    let read = |fields: &[(&str, &[u8])]| {
+        crate::read(200, &Headers::new(fields), now, crate::Flavour::Auto).quota
+    };
+    // Twelve Data: credits used this minute and credits left, no limit.
+    let q = read(&[("api-credits-used", b"7"), ("api-credits-left", b"1")]);
+    assert_eq!((q[0].limit, q[0].remaining), (Some(8), Some(1)));
+    // A limit sent beside them is kept as sent.
+    let q = read(&[
+        ("X-RateLimit-Limit", b"10"),
+        ("X-RateLimit-Used", b"7"),
+        ("X-RateLimit-Remaining", b"1"),
+    ]);
+    assert_eq!((q[0].limit, q[0].remaining), (Some(10), Some(1)));
+}
+
+#[test]
+fn a_concurrency_part_leading_the_name_meets_its_limit() {
+    let now = DateTime::from_timestamp(1_748_779_200, 0).unwrap();
+    let read = |fields: &[(&str, &[u8])]| {
+        crate::read(200, &Headers::new(fields), now, crate::Flavour::Auto).quota
+    };
+    // ElevenLabs: requests in flight beside the most the plan allows.
+    let q = read(&[
+        ("current-concurrent-requests", b"4"),
+        ("maximum-concurrent-requests", b"5"),
+    ]);
+    assert_eq!((q[0].limit, q[0].remaining), (Some(5), Some(1)));
+    // A part before anything but the concurrency word and what it counts is no budget.
+    assert!(read(&[("current-concurrent-user-sessions-timeout", b"4")]).is_empty());
+}

@@ -266,3 +266,17 @@ fn a_notice_in_another_language_under_that_languages_word_for_notices_is_read() 
         Some("2025-07-31T00:00:00+00:00".to_owned())
     );
 }
+
+#[test]
+fn an_api_version_in_the_metadata_flagged_deprecated_deprecates_the_answer() {
+    let now = DateTime::from_timestamp(1_748_779_200, 0).unwrap();
+    // Cohere: the version answering, flagged by a member of its own.
+    let cohere = br#"{"id":"5a1f","text":"Hello","meta":{"api_version":{"version":"1","is_deprecated":true},"billed_units":{"input_tokens":5}}}"#;
+    let found = read(cohere, 2048, now);
+    assert!(found.deprecation.is_some_and(|d| d.deprecated));
+    // The current version says nothing, and neither does a version in the data.
+    let current = br#"{"meta":{"api_version":{"version":"2","is_deprecated":false}}}"#;
+    assert!(read(current, 2048, now).deprecation.is_none());
+    let data = br#"{"data":{"api_version":{"version":"1","is_deprecated":true}}}"#;
+    assert!(read(data, 2048, now).deprecation.is_none());
+}
