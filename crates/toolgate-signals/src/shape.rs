@@ -320,7 +320,11 @@ fn parse_name(name: &str) -> Option<Name> {
         && !before.is_empty()
         && !before.iter().any(|t| STORED.contains(t));
     let implied = after.is_empty() && (tokens[at + span - 1].ends_with("limit") || bare_quota);
-    let part = part.or(implied.then_some(Part::Limit))?;
+    // A rate limit followed only by its period is that period's limit (Apollo's
+    // `x-rate-limit-minute: 200` beside `x-minute-requests-left`, and `-24-hour`).
+    let period_alone =
+        part.is_none() && tokens[at + span - 1].ends_with("limit") && names_a_period(&policy);
+    let part = part.or((implied || period_alone).then_some(Part::Limit))?;
     // A quota is a budget apart from the rate limit beside it (MarketCheck's
     // `Quota-Limit` / `Quota-Remaining`, monthly, next to the per-second `RateLimit-*`):
     // when nothing else names it, the word does, so the two do not merge as `default`.
@@ -329,9 +333,8 @@ fn parse_name(name: &str) -> Option<Name> {
     // A period leading the name names the budget and its window, as a trailing one
     // does (CoreLogic Trestle's `Minute-Quota-Limit` beside `Hour-Quota-Available`).
     let mut before = before;
-    if policy.is_empty() && before.len() == 1 && is_leading_period(before[0]) {
-        policy.push(before[0]);
-        before.clear();
+    if policy.is_empty() && names_a_period(&before) {
+        policy.append(&mut before);
     }
     if policy.is_empty() && quota_word && !bare_quota {
         policy.push("quota");
@@ -349,6 +352,19 @@ fn parse_name(name: &str) -> Option<Name> {
         by_shape_alone: false,
         needs_named_limit: false,
     })
+}
+
+/// A period, alone or counted (`minute`, `24-hour`), as it may name a budget.
+fn names_a_period(tokens: &[&str]) -> bool {
+    match tokens {
+        [period] => is_leading_period(period),
+        [count, period] => {
+            !count.is_empty()
+                && count.bytes().all(|b| b.is_ascii_digit())
+                && is_leading_period(period)
+        }
+        _ => false,
+    }
 }
 
 /// A period noun that may lead a field's name for the budget it counts (the adjectives,

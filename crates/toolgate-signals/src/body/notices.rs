@@ -192,6 +192,22 @@ pub(super) fn read(body: &[u8], window: usize, seen: Ends, now: DateTime<Utc>) -
             {
                 // The envelope's own words: kept only when they speak of a retirement.
                 text(s, now, &mut texts, &mut retirements);
+            } else if envelope
+                && n == "messages"
+                && let Value::Array(items) = &value
+            {
+                // An envelope's list of coded messages beside its errors (Cloudflare's v4
+                // `"messages": [{"code": 10000, "message": "…"}]`): the API's words to
+                // the caller, kept when they speak of a retirement. An item without a
+                // code (a chat's turn) is not one.
+                for item in items.iter().take(MAX_ITEMS) {
+                    if let Value::Object(o) = item
+                        && o.contains_key("code")
+                        && let Some(Value::String(s)) = o.get("message")
+                    {
+                        text(s, now, &mut texts, &mut retirements);
+                    }
+                }
             } else if is_notice_name(&n) && !value.is_boolean() {
                 // A bare `"deprecated": true` at the top is the record's own property
                 // (a Homebrew formula, a package the answer describes), not a word

@@ -795,3 +795,28 @@ fn a_concurrency_part_leading_the_name_meets_its_limit() {
     // A part before anything but the concurrency word and what it counts is no budget.
     assert!(read(&[("current-concurrent-user-sessions-timeout", b"4")]).is_empty());
 }
+
+#[test]
+fn a_rate_limit_named_only_by_its_period_is_the_limit_of_that_period_s_count_left() {
+    let now = DateTime::from_timestamp(1_748_779_200, 0).unwrap();
+    let read = |fields: &[(&str, &[u8])]| {
+        crate::read(200, &Headers::new(fields), now, crate::Flavour::Auto).quota
+    };
+    // Apollo: the minute's and the day's limits, each beside the requests left.
+    let q = read(&[
+        ("x-rate-limit-minute", b"200"),
+        ("x-minute-requests-left", b"197"),
+        ("x-rate-limit-24-hour", b"2000"),
+        ("x-24-hour-requests-left", b"15"),
+    ]);
+    assert!(
+        q.iter()
+            .any(|q| (q.limit, q.remaining) == (Some(200), Some(197))),
+        "{q:?}"
+    );
+    assert!(
+        q.iter()
+            .any(|q| (q.limit, q.remaining) == (Some(2000), Some(15))),
+        "{q:?}"
+    );
+}

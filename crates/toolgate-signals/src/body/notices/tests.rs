@@ -280,3 +280,15 @@ fn an_api_version_in_the_metadata_flagged_deprecated_deprecates_the_answer() {
     let data = br#"{"data":{"api_version":{"version":"1","is_deprecated":true}}}"#;
     assert!(read(data, 2048, now).deprecation.is_none());
 }
+
+#[test]
+fn an_envelope_s_coded_message_of_a_retirement_is_a_notice() {
+    let now = DateTime::from_timestamp(1_748_779_200, 0).unwrap();
+    let body = br#"{"success":true,"errors":[],"messages":[{"code":10000,"message":"This endpoint is deprecated and will be removed on 2025-09-30."}],"result":{"id":"023e"}}"#;
+    let found = read(body, 2048, now);
+    assert_eq!(found.warnings.len(), 1, "{:?}", found.warnings);
+    assert!(found.deprecation.is_some_and(|d| d.sunset.is_some()));
+    // A chat's turns carry no code: their words are the data's.
+    let chat = br#"{"status":"ok","messages":[{"role":"user","message":"Is v1 deprecated and removed on 2025-09-30?"}]}"#;
+    assert!(read(chat, 2048, now).deprecation.is_none());
+}
