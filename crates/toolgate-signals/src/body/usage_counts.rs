@@ -196,9 +196,10 @@ fn read_name(name: &str) -> Option<(Part, Vec<String>)> {
     part.map(|p| (p, unit))
 }
 
-/// A word of a unit that calls spend (requests, credits, characters sent, tokens) or of
-/// the period such a budget is counted in (`daily_usage`). A unit of what an account
-/// holds (`maxStorage`, `activations_limit`) or of a page (`result_limit`) is none.
+/// A word of a unit that calls spend (requests, credits, characters sent) or of the
+/// period such a budget is counted in (`daily_usage`). A unit of what an account holds
+/// (`maxStorage`, `activations_limit`) or of a page (`result_limit`) is none, and nor are
+/// tokens: a generation's `max_tokens` beside its `tokens_used` is the request's own cap.
 fn spent_by_calls(w: &str) -> bool {
     matches!(
         w,
@@ -214,8 +215,6 @@ fn spent_by_calls(w: &str) -> bool {
             | "queries"
             | "character"
             | "characters"
-            | "token"
-            | "tokens"
             | "unit"
             | "units"
             | "hit"

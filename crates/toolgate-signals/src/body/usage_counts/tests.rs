@@ -30,6 +30,8 @@ fn a_unit_that_calls_spend_counted_against_its_limit_is_a_budget_among_other_mem
     assert!(read(r#"{"activations_used": 3, "activations_limit": 3}"#).is_empty());
     assert!(read(r#"{"result_count": 1, "result_limit": 100, "result_total": 1324}"#).is_empty());
     assert!(read(r#"{"usage_limit": 100, "times_used": 98}"#).is_empty());
+    // A generation's own cap beside what it generated.
+    assert!(read(r#"{"id": "gen-1", "max_tokens": 1024, "tokens_used": 312}"#).is_empty());
 }
 
 #[test]
