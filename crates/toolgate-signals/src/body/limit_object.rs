@@ -6,7 +6,9 @@
 //! and `"reset_time": "2015/06/01 09:49:40 +0000"`.
 //!
 //! The rule is the shape: an object named `rate_limit`, `ratelimit` or `quota` (any
-//! case, any separator), or `rate` holding a `limit` or `remaining`, is one budget, told by its own scalar members and those beside
+//! case, any separator), `rate` holding a `limit` or `remaining`, or `limit` holding a
+//! `remaining` (Vercel's `"limit": {"remaining": 0, "reset": …, "total": 100}`), is one
+//! budget, told by its own scalar members and those beside
 //! it in the object that holds it. The members are handed to the headers' shape reader
 //! (`shape.rs`) as fields under a rate-limit word, so they are read by the same words
 //! and units as headers; whatever policies their names suggest, they describe one
