@@ -49,6 +49,28 @@ struct SeenQuota {
     at: Instant,
 }
 
+/// Whose credentials a dependency's calls go with, and so whose budget the quota its
+/// replies advertise is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Credentials {
+    /// The dependency's own configured credentials, the same for every caller: the
+    /// quota, a throttle's wait and an account's refusal are every caller's.
+    OneForEveryCaller,
+    /// Each caller's own authority (`token_exchange`): what a reply says of a quota or
+    /// a wait is the caller's own budget, which says nothing of another caller's.
+    EachCallersOwn,
+}
+
+impl Credentials {
+    /// The word `dependency_health` uses for whose budget the quota is.
+    pub fn quota_owner(self) -> &'static str {
+        match self {
+            Credentials::OneForEveryCaller => "every_caller",
+            Credentials::EachCallersOwn => "each_caller",
+        }
+    }
+}
+
 /// The status page's last answer.
 #[derive(Debug, Clone)]
 pub struct StatusReport {
@@ -306,6 +328,10 @@ pub struct Snapshot {
     pub status: Option<std::sync::Arc<StatusReport>>,
     /// Whether latency percentiles were computed (not on the per-call path).
     pub detailed: bool,
+    /// Whose budget `quotas` is: with each caller's own credentials the dependency
+    /// keeps none, and a call's snapshot holds what its own reply said
+    /// ([`Snapshot::with_callers_own_quotas`]).
+    pub credentials: Credentials,
 }
 
 impl DependencyState {
@@ -507,7 +533,11 @@ impl DependencyState {
             (Some(p), None) => g.limit.forget(p),
             (None, _) => {}
         }
-        let quota = signals.and_then(|s| pacer_quota(&s.quota));
+        // A reply to one caller's own credentials advertises that caller's budget:
+        // it paces, holds back and is remembered for no other caller.
+        let shared = self.credentials() == Credentials::OneForEveryCaller;
+        let signals_for_all = signals.filter(|_| shared);
+        let quota = signals_for_all.and_then(|s| pacer_quota(&s.quota));
         if fleet_probe.is_some() {
             // Admitted by the fleet, not the pacer: the pacer only learns the advert,
             // so it is current when the fleet is not there.
@@ -531,16 +561,18 @@ impl DependencyState {
         // The wait the upstream stated, for the caller; and how long the pacer holds
         // the dependency, which is a second when none was stated.
         let (stated, throttle) = match signals {
-            Some(s) => {
+            Some(s) if shared => {
                 g.remember_quotas(&s.quota, now);
                 g.throttle(s, class, now)
             }
+            // The caller's own wait, told to its call only.
+            Some(s) => (stated_wait(s, class), None),
             None => (None, None),
         };
         drop(g);
         if let Some(fleet) = &self.fleet {
             fleet.share(
-                signals,
+                signals_for_all,
                 class,
                 fleet_probe,
                 first_attempt,
@@ -564,11 +596,21 @@ impl DependencyState {
         }
     }
 
+    /// Whose credentials this dependency's calls go with: each caller's own when the
+    /// caller's authority is exchanged for the call (`token_exchange`).
+    pub fn credentials(&self) -> Credentials {
+        if self.spec.token_exchange.is_some() {
+            Credentials::EachCallersOwn
+        } else {
+            Credentials::OneForEveryCaller
+        }
+    }
+
     /// Whether an account refusal holds this dependency's calls back: not when each
-    /// caller's own authority is exchanged for the call (`token_exchange`), as one
-    /// user's spent account says nothing of another's.
+    /// caller's own authority is exchanged for the call, as one user's spent account
+    /// says nothing of another's.
     fn holds_account(&self) -> bool {
-        self.spec.token_exchange.is_none()
+        self.credentials() == Credentials::OneForEveryCaller
     }
 
     /// While calls are held back for a refused account, until when (checked before
@@ -710,11 +752,25 @@ impl DependencyState {
             account_held: g.account_held(now),
             throttled: g.pacer.blocked_for(now),
             status: g.status.clone(),
+            credentials: self.credentials(),
         }
     }
 }
 
 impl Snapshot {
+    /// For a dependency called with each caller's own credentials, the quotas are
+    /// those the call's own last reply advertised (the dependency keeps none): the
+    /// caller is told its own budget and no one else's.
+    pub fn with_callers_own_quotas(mut self, own: &[Quota]) -> Snapshot {
+        if self.credentials == Credentials::EachCallersOwn {
+            let mut quotas = own.to_vec();
+            quotas.sort_by(|a, b| fraction_left(a).total_cmp(&fraction_left(b)));
+            self.quota_ages = vec![Some(Duration::ZERO); quotas.len()];
+            self.quotas = quotas;
+        }
+        self
+    }
+
     /// What this snapshot's gauges show.
     pub fn gauges(&self) -> crate::metrics::DependencyReading<'_> {
         crate::metrics::DependencyReading {
@@ -787,6 +843,7 @@ impl Snapshot {
         json!({
             "status": self.health(),
             "quota": quota,
+            "quota_owner": self.credentials.quota_owner(),
             "latency": latency,
             "last_reply_s_ago": self.last_reply_age.map(|a| a.as_secs()),
             "breaker": self.breaker,
@@ -948,7 +1005,7 @@ impl Inner {
         let mut stated = None;
         let mut throttle = None;
         if s.rate_limited || class == Some(ErrorClass::RateLimited) {
-            stated = s.retry_after.or_else(|| exhausted_reset(&s.quota));
+            stated = stated_wait(s, class);
             let wait = stated.unwrap_or(Duration::from_secs(1));
             self.pacer.throttled(now, wait);
             throttle = Some(wait);
@@ -962,6 +1019,16 @@ impl Inner {
             throttle = Some(wait);
         }
         (stated, throttle)
+    }
+}
+
+/// The wait a throttling reply stated: its `Retry-After`, else the reset of the quota
+/// it says is used up. `None` for a reply that throttled nothing.
+fn stated_wait(s: &Signals, class: Option<ErrorClass>) -> Option<Duration> {
+    if s.rate_limited || class == Some(ErrorClass::RateLimited) {
+        s.retry_after.or_else(|| exhausted_reset(&s.quota))
+    } else {
+        None
     }
 }
 

@@ -9,7 +9,7 @@ use toolgate_signals::status_page::Health;
 
 use toolgate_config::AgentSpec;
 
-use crate::dependency::Snapshot;
+use crate::dependency::{Credentials, Snapshot};
 use crate::explain::{human, quoted};
 use crate::fronting::ServerReport;
 use crate::gateway::Gateway;
@@ -101,7 +101,11 @@ async fn report_as(
             .collect();
         tools.sort_unstable();
         let deprecations = deprecations(gateway, &tools, may_see);
-        let open = open_incidents(&incidents, name, may_see);
+        let mut open = open_incidents(&incidents, name, may_see);
+        if reader == Reader::Model {
+            let credentials = state.credentials();
+            open.retain(|i| every_callers_to_read(i, credentials));
+        }
         let mut entry = snap.to_json();
         entry["tools"] = json!(tools);
         let server =
@@ -171,6 +175,16 @@ pub(crate) fn open_incidents(
             json!({ "id": i.id, "kind": i.kind, "tool": tool, "title": title, "owner": i.owner, "since": i.first_seen })
         })
         .collect()
+}
+
+/// Whether every model allowed the tool may read an open incident. Refused
+/// credentials are every caller's news only when every caller's calls go with the
+/// dependency's one set of credentials; with each caller's own (`token_exchange`) they
+/// were some users' tokens, told to those users' calls as they failed, and another
+/// user's model learns nothing of them (the operators still read the incident).
+fn every_callers_to_read(incident: &Value, credentials: Credentials) -> bool {
+    credentials == Credentials::OneForEveryCaller
+        || incident["kind"] != toolgate_store::IncidentKind::AuthFailing.as_str()
 }
 
 /// The report of the MCP server fronted as dependency `name`, if it is one. A reader
@@ -474,6 +488,21 @@ mod tests {
             Some(Duration::from_millis(20)),
             Some(class),
         );
+    }
+
+    #[test]
+    fn refused_credentials_reach_every_callers_model_only_when_every_caller_uses_them() {
+        let refused = json!({ "kind": "auth_failing", "tool": "my_profile" });
+        let drift = json!({ "kind": "contract_drift", "tool": "my_profile" });
+        assert!(every_callers_to_read(
+            &refused,
+            Credentials::OneForEveryCaller
+        ));
+        assert!(!every_callers_to_read(
+            &refused,
+            Credentials::EachCallersOwn
+        ));
+        assert!(every_callers_to_read(&drift, Credentials::EachCallersOwn));
     }
 
     #[test]

@@ -8,7 +8,7 @@ use chrono::{DateTime, Utc};
 use toolgate_signals::status_page::Health;
 use toolgate_signals::{Deprecation, Quota, Stage};
 
-use crate::dependency::Snapshot;
+use crate::dependency::{Credentials, Snapshot};
 use crate::explain::{human, quoted};
 use crate::successor::Successor;
 
@@ -33,7 +33,7 @@ pub fn notes(
     // pacer's slack — two texts of one moment that disagree.
     if !refused_for_quota
         && let Some(q) = snapshot.quotas.first()
-        && let Some(n) = quota_note(dependency, q, spaced)
+        && let Some(n) = quota_note(dependency, q, spaced, snapshot.credentials)
     {
         out.push(n);
     }
@@ -78,8 +78,15 @@ pub fn notes(
 /// "Quota: 3 of 5000 requests left; resets in 47 s." — when running low (a quarter
 /// or less left, or at most 5), or when toolgate had to space this call out, which it
 /// then says ("toolgate spaced this call by 2.1 s to stay within it."). An
-/// advertisement whose reset has passed is not a note: that window is over.
-fn quota_note(dependency: &str, q: &Quota, paced: Duration) -> Option<String> {
+/// advertisement whose reset has passed is not a note: that window is over. It says
+/// whose budget it is: every agent's calling the dependency with its one set of
+/// credentials, or the signed-in user's own when each caller's authority is used.
+fn quota_note(
+    dependency: &str,
+    q: &Quota,
+    paced: Duration,
+    credentials: Credentials,
+) -> Option<String> {
     let remaining = q.remaining?;
     if !quota_low(q, paced) {
         return None;
@@ -117,8 +124,12 @@ fn quota_note(dependency: &str, q: &Quota, paced: Duration) -> Option<String> {
         " Spend them on the calls that matter most."
     };
     let unit = unit_of(&q.policy);
+    let whose = match credentials {
+        Credentials::OneForEveryCaller => "shared by every agent calling it",
+        Credentials::EachCallersOwn => "the signed-in user's own, not shared with other callers",
+    };
     Some(format!(
-        "Quota for {dependency}{policy}: {remaining}{of} {unit} left{reset}.{spaced}{advice}"
+        "Quota for {dependency}{policy}: {remaining}{of} {unit} left{reset}; {whose}.{spaced}{advice}"
     ))
 }
 

@@ -406,3 +406,89 @@ async fn a_reloaded_hold_applies_to_the_next_hold_and_keeps_the_one_in_progress(
     refuse_account(&dep, t0, None);
     assert_eq!(held_for(&dep, t0), Some(Duration::from_secs(3600)));
 }
+
+/// A dependency called with each caller's own authority (`token_exchange`).
+fn state_with_each_callers_credentials() -> DependencyState {
+    let mut spec = crate::fixtures::dependency("api", "http://127.0.0.1:9");
+    spec.token_exchange = Some(std::sync::Arc::new(toolgate_config::TokenExchange {
+        issuer: "https://issuer.example.com".into(),
+        token_endpoint: None,
+        audience: Some("api".into()),
+        resource: None,
+        scope: None,
+        requested_token_type: "urn:ietf:params:oauth:token-type:access_token".into(),
+        client_id: "toolgate".into(),
+        client_secret: toolgate_config::Secret("secret".into()),
+        client_auth: toolgate_config::ClientAuth::Basic,
+    }));
+    DependencyState::new(std::sync::Arc::new(spec))
+}
+
+/// A 429 saying the caller's window is used up: none of 100 left, back in 30 s.
+fn used_up_window() -> Signals {
+    Signals {
+        rate_limited: true,
+        retry_after: Some(Duration::from_secs(30)),
+        quota: vec![Quota {
+            policy: "default".into(),
+            limit: Some(100),
+            remaining: Some(0),
+            reset_after: Some(Duration::from_secs(30)),
+            window: None,
+        }],
+        ..Signals::default()
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_throttle_met_with_one_callers_own_credentials_holds_back_no_other_caller() {
+    let dep = state_with_each_callers_credentials();
+    let now = Instant::now();
+    let deadline = Duration::from_secs(60);
+    // One user's window is used up: that call is told its own wait.
+    let told = go(dep.gate(now, deadline, true)).settle(
+        now,
+        Some(&used_up_window()),
+        Some(Duration::from_millis(20)),
+        Some(ErrorClass::RateLimited),
+    );
+    assert_eq!(told, Some(Duration::from_secs(30)));
+    // Another user's call goes at once: that window is not theirs.
+    go(dep.gate(now, deadline, true)).settle(now, None, Some(Duration::from_millis(20)), None);
+    // Nor does anyone read it in the dependency's state.
+    let seen = dep.snapshot(now);
+    assert!(seen.quotas.is_empty(), "{:?}", seen.quotas);
+    assert_eq!(seen.throttled, None);
+    assert!(
+        seen.to_json()["quota"]
+            .as_array()
+            .is_some_and(|q| q.is_empty())
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_throttle_met_with_the_one_shared_credential_holds_back_every_caller() {
+    let dep = state();
+    let now = Instant::now();
+    let deadline = Duration::from_secs(60);
+    go(dep.gate(now, deadline, true)).settle(
+        now,
+        Some(&used_up_window()),
+        Some(Duration::from_millis(20)),
+        Some(ErrorClass::RateLimited),
+    );
+    match dep.gate(now, deadline, true) {
+        Gate::Wait(d) | Gate::Queued { wait: d, .. } => assert_eq!(d, Duration::from_secs(30)),
+        other => panic!("expected the next call to be held, got {other:?}"),
+    }
+    assert_eq!(dep.snapshot(now).quotas.len(), 1);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_refused_account_of_one_callers_own_credentials_holds_back_no_other_caller() {
+    let dep = state_with_each_callers_credentials();
+    let now = Instant::now();
+    refuse_account(&dep, now, Some(Duration::from_secs(3600)));
+    assert_eq!(held_for(&dep, now), None);
+    assert!(dep.snapshot(now).account_held.is_none());
+}

@@ -87,11 +87,13 @@ pub fn agent_concurrency(tool: &str, agent: &str, limit: u32) -> String {
 }
 
 /// The pacer refused at admission: what is left of the quota is used up or promised to
-/// calls queued before this one, and it returns later than this call may wait.
+/// calls queued before this one, and it returns later than this call may wait. Only the
+/// quota of a dependency's one set of credentials paces calls (a caller's own, with
+/// `token_exchange`, never does), so it is every agent's budget, and says so.
 pub fn quota_exhausted(tool: &str, dependency: &str, resets_in: Duration) -> String {
     format!(
-        "{tool} was not called: the quota {dependency} advertised is used up or promised to calls queued before this \
-         one, and it resets in {}, later than this call may wait. Error class: rate_limited. toolgate sent \
+        "{tool} was not called: the quota {dependency} advertised, one budget shared by every agent calling it, is \
+         used up or promised to calls queued before this one, and it resets in {}, later than this call may wait. Error class: rate_limited. toolgate sent \
          nothing, so the upstream was not hit. Do not call {tool} again before then; continue with other tools or \
          tell the user when it will be available.",
         human(resets_in)

@@ -536,3 +536,12 @@ fn a_protocol_break_is_told_without_the_servers_quoted_words() {
         "the MCP server broke the protocol (the event stream ended without an answer)"
     );
 }
+
+#[test]
+fn a_refusal_for_a_used_up_quota_says_every_agent_calling_the_dependency_shares_it() {
+    let said = quota_exhausted("web_search", "api", Duration::from_secs(40));
+    assert!(
+        said.contains("one budget shared by every agent calling it"),
+        "{said}"
+    );
+}

@@ -13,17 +13,56 @@ fn quota(remaining: u64, limit: u64) -> Quota {
 #[test]
 fn quota_is_mentioned_only_when_running_low() {
     assert_eq!(
-        quota_note("search_api", &quota(4000, 5000), Duration::ZERO),
+        quota_note(
+            "search_api",
+            &quota(4000, 5000),
+            Duration::ZERO,
+            Credentials::OneForEveryCaller
+        ),
         None
     );
     assert_eq!(
-        quota_note("search_api", &quota(3, 5000), Duration::ZERO).unwrap(),
-        "Quota for search_api: 3 of 5000 requests left; resets in 47 s. Spend them on the calls that matter most."
+        quota_note(
+            "search_api",
+            &quota(3, 5000),
+            Duration::ZERO,
+            Credentials::OneForEveryCaller
+        )
+        .unwrap(),
+        "Quota for search_api: 3 of 5000 requests left; resets in 47 s; shared by every agent calling it. Spend them on the calls that matter most."
     );
     assert!(
-        quota_note("x", &quota(0, 20), Duration::ZERO)
-            .unwrap()
-            .contains("do not retry before then")
+        quota_note(
+            "x",
+            &quota(0, 20),
+            Duration::ZERO,
+            Credentials::OneForEveryCaller
+        )
+        .unwrap()
+        .contains("do not retry before then")
+    );
+}
+
+#[test]
+fn a_quota_note_says_whose_budget_it_is() {
+    let one = quota_note(
+        "search_api",
+        &quota(3, 5000),
+        Duration::ZERO,
+        Credentials::OneForEveryCaller,
+    )
+    .unwrap();
+    assert!(one.contains("; shared by every agent calling it."), "{one}");
+    let own = quota_note(
+        "user_api",
+        &quota(3, 5000),
+        Duration::ZERO,
+        Credentials::EachCallersOwn,
+    )
+    .unwrap();
+    assert_eq!(
+        own,
+        "Quota for user_api: 3 of 5000 requests left; resets in 47 s; the signed-in user's own, not shared with other callers. Spend them on the calls that matter most."
     );
 }
 
@@ -33,7 +72,7 @@ fn a_reset_beyond_what_toolgate_keeps_is_not_given_a_date() {
         reset_after: Some(toolgate_signals::reset::MAX_RESET),
         ..quota(20, 10000)
     };
-    let note = quota_note("api", &far, Duration::ZERO).unwrap();
+    let note = quota_note("api", &far, Duration::ZERO, Credentials::OneForEveryCaller).unwrap();
     assert!(note.contains("resets in more than 31 days"), "{note}");
 }
 
@@ -43,7 +82,15 @@ fn a_quota_is_counted_in_what_its_policy_meters() {
         policy: policy.into(),
         ..quota(450, 18000)
     };
-    let note = |policy: &str| quota_note("llm", &of(policy), Duration::ZERO).unwrap();
+    let note = |policy: &str| {
+        quota_note(
+            "llm",
+            &of(policy),
+            Duration::ZERO,
+            Credentials::OneForEveryCaller,
+        )
+        .unwrap()
+    };
     assert!(
         note("tokens").contains("450 of 18000 tokens left"),
         "{}",
@@ -62,14 +109,28 @@ fn at(s: &str) -> DateTime<Utc> {
 #[test]
 fn a_paced_call_says_how_long_it_was_spaced() {
     assert_eq!(
-        quota_note("quota_api", &quota(9, 30), Duration::from_millis(2100)).unwrap(),
-        "Quota for quota_api: 9 of 30 requests left; resets in 47 s. toolgate spaced this call by 2.1 s to stay within it. Spend them on the calls that matter most."
+        quota_note(
+            "quota_api",
+            &quota(9, 30),
+            Duration::from_millis(2100),
+            Credentials::OneForEveryCaller
+        )
+        .unwrap(),
+        "Quota for quota_api: 9 of 30 requests left; resets in 47 s; shared by every agent calling it. toolgate spaced this call by 2.1 s to stay within it. Spend them on the calls that matter most."
     );
     let over = Quota {
         reset_after: Some(Duration::ZERO),
         ..quota(3, 30)
     };
-    assert_eq!(quota_note("quota_api", &over, Duration::ZERO), None);
+    assert_eq!(
+        quota_note(
+            "quota_api",
+            &over,
+            Duration::ZERO,
+            Credentials::OneForEveryCaller
+        ),
+        None
+    );
 }
 
 #[test]
@@ -233,7 +294,15 @@ fn a_policy_name_is_quoted_when_plain_and_left_out_when_it_reads_as_words() {
         policy: policy.into(),
         ..quota(3, 5000)
     };
-    let note = |policy: &str| quota_note("api", &of(policy), Duration::ZERO).unwrap();
+    let note = |policy: &str| {
+        quota_note(
+            "api",
+            &of(policy),
+            Duration::ZERO,
+            Credentials::OneForEveryCaller,
+        )
+        .unwrap()
+    };
     assert!(
         note("core").starts_with("Quota for api (policy \"core\"): 3 of 5000"),
         "{}",

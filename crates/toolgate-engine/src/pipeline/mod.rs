@@ -76,6 +76,10 @@ struct Call {
     full_count: bool,
     /// `Warning` texts of the last reply, for the notes.
     warnings: Vec<String>,
+    /// The quotas the last reply advertised, kept only when they are the caller's own
+    /// budget (each caller's own credentials): this call's notes and `_meta` tell
+    /// them, and the dependency's state, which every caller reads, does not.
+    own_quotas: Vec<toolgate_signals::Quota>,
     /// Signal-like headers of the last reply that toolgate could not read.
     unread: Vec<toolgate_signals::unread::Unread>,
     /// The call's trace span, with `telemetry.otlp`.
@@ -181,6 +185,7 @@ impl Call {
             missing_scope: None,
             full_count: false,
             warnings: Vec::new(),
+            own_quotas: Vec::new(),
             unread: Vec::new(),
             trace,
             warned_drift: None,
@@ -566,6 +571,9 @@ fn read_reply<U: Upstream>(
         == Some(toolgate_signals::recovery::Recovery::Holdings);
     if let Some(s) = &signals {
         call.warnings.clone_from(&s.warnings);
+        if route.dependency.credentials() == crate::dependency::Credentials::EachCallersOwn {
+            call.own_quotas.clone_from(&s.quota);
+        }
         call.unread.clone_from(&s.unread);
         for header in &s.unread {
             services

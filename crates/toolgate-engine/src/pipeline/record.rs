@@ -36,11 +36,13 @@ pub(super) fn record<U: Upstream>(
         .deprecation()
         .map(|d| crate::upstream::own_origin::for_model(&spec.dependency, d));
     let snapshot = route.dependency.call_snapshot(now);
+    // The gauges are the dependency's; a caller's own quota is its call's alone.
     services.metrics.record_dependency(
         &spec.dependency.name,
         &route.dependency.series,
         &snapshot.gauges(),
     );
+    let snapshot = snapshot.with_callers_own_quotas(&call.own_quotas);
     let notes = call_notes(
         spec,
         &call,

@@ -102,16 +102,34 @@ fn retries_not_helping(
     }
 }
 
+/// The incident's title: whose credentials were refused. With `token_exchange` each
+/// call goes with a token exchanged for its caller's, so the refusals are of those
+/// users' tokens (or of the exchange's audience and scope), not of one token of
+/// toolgate's to replace.
+fn refused_credentials_title(
+    name: &str,
+    dependency: &toolgate_config::Dependency,
+    failures: u64,
+) -> String {
+    let window = human(AUTH_WINDOW);
+    let exchanged = dependency.token_exchange.is_some();
+    let dependency = &dependency.name;
+    if exchanged {
+        format!(
+            "{name}: the upstream refused the tokens exchanged for signed-in users {failures}× in the last {window} — check the token exchange's audience and scope for {dependency}, and those users' access"
+        )
+    } else {
+        format!(
+            "{name}: the upstream refused toolgate's credentials {failures}× in the last {window} — check the token for {dependency}"
+        )
+    }
+}
+
 /// Credentials refused.
 fn credentials_refused(incidents: &Incidents, tool: &ToolSpec, auth: &ToolSummary) {
     let auth_failures = auth.errors.get("auth").copied().unwrap_or(0);
     if auth_failures > 0 {
-        let title = format!(
-            "{}: the upstream refused toolgate's credentials {auth_failures}× in the last {} — check the token for {}",
-            tool.name,
-            human(AUTH_WINDOW),
-            tool.dependency.name
-        );
+        let title = refused_credentials_title(&tool.name, &tool.dependency, auth_failures);
         incidents.raise(incident(
             tool,
             IncidentKind::AuthFailing,

@@ -34,6 +34,7 @@ mod stolen_tokens;
 mod tls;
 mod token_exchange;
 mod token_exchange_fronted;
+mod token_exchange_quota;
 mod tool_scopes;
 mod transport;
 mod watch;

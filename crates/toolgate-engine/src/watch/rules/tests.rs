@@ -145,3 +145,30 @@ async fn auth_failures_and_a_success_rate_collapse_are_raised_and_cleared() {
     assert!(stored(&g, false).await.is_empty());
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn refused_exchanged_tokens_are_told_to_operators_as_the_users_tokens_not_toolgates() {
+    let mut dependency = crate::fixtures::dependency("api", "http://127.0.0.1:9");
+    let shared = refused_credentials_title("my_profile", &dependency, 3);
+    assert!(
+        shared.contains("refused toolgate's credentials 3×"),
+        "{shared}"
+    );
+    dependency.token_exchange = Some(Arc::new(toolgate_config::TokenExchange {
+        issuer: "https://issuer.example.com".into(),
+        token_endpoint: None,
+        audience: Some("api".into()),
+        resource: None,
+        scope: None,
+        requested_token_type: "urn:ietf:params:oauth:token-type:access_token".into(),
+        client_id: "toolgate".into(),
+        client_secret: toolgate_config::Secret("secret".into()),
+        client_auth: toolgate_config::ClientAuth::Basic,
+    }));
+    let own = refused_credentials_title("my_profile", &dependency, 3);
+    assert!(
+        own.contains("refused the tokens exchanged for signed-in users 3×")
+            && !own.contains("toolgate's credentials"),
+        "{own}"
+    );
+}
