@@ -32,11 +32,12 @@ import urllib.request
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator
 
-# Nothing here reports usage anywhere: the frameworks that would, are told not to.
+# Nothing here reports usage anywhere or fetches anything at import: the frameworks that
+# would, are told not to.
 for _var, _off in (("MCP_USE_ANONYMIZED_TELEMETRY", "false"), ("AGNO_TELEMETRY", "false"),
                    ("HAYSTACK_TELEMETRY_ENABLED", "False"), ("CREWAI_DISABLE_TELEMETRY", "true"),
                    ("OTEL_SDK_DISABLED", "true"), ("DO_NOT_TRACK", "1"),
-                   ("UPSONIC_TELEMETRY", "false")):
+                   ("UPSONIC_TELEMETRY", "false"), ("LITELLM_LOCAL_MODEL_COST_MAP", "True")):
     os.environ.setdefault(_var, _off)
 
 NOTE = "toolgate: legacy_search is deprecated"

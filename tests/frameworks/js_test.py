@@ -118,6 +118,15 @@ FRAMEWORKS = {
         "release; the columns are what the model would read once it is fixed",
         "**none**: building the request throws on every MCP tool's schema", "not passed on: the failure reads by its words",
         opening='{"data":[{"type":"text","text":"', drift_marked=False, misses=("structured",)),
+    "beeai_js": Framework(
+        "BeeAI Framework for TypeScript `MCPTool`", "beeai-framework",
+        "the whole result as JSON (`beeai-framework` `tools/mcp`, `MCPTool._run` returns `MCPToolOutput`, a "
+        "`JSONToolOutput`, whose `getTextContent()` is `JSON.stringify(result)`, the `ToolCallingAgent`'s tool message): "
+        "the text blocks, `structuredContent`, `_meta` and `isError`, so the body twice; an `isError` result is an "
+        "ordinary output, which opens with `_meta`'s `dev.toolgate/error` (the failure); the input is checked against "
+        "the tool's schema before the call and a refusal is an `error-text` tool message",
+        "names, descriptions, input schemas as they are", "`isError: true` inside the output",
+        opening=60, drift_marked=False, refused_by_framework=True),
 }
 
 # The frameworks whose tool listing is known to throw before any request: the error, asserted.
