@@ -123,6 +123,8 @@ struct Rules {
     exclusive_minimum: Option<f64>,
     exclusive_maximum: Option<f64>,
     items: NodeId,
+    /// Whether a string item is only read to its end (see [`Member::strings_skipped`]).
+    item_strings_skipped: bool,
     min_items: Option<u64>,
     max_items: Option<u64>,
     /// `properties` and `required` by member name: the name's schema (`None`: only
@@ -144,6 +146,16 @@ struct Member {
     quoted: Option<QuotedName>,
     schema: Option<NodeId>,
     required_bit: u64,
+    /// Whether a string value of this member is only read to its end: its schema
+    /// (aliases followed, `additionalProperties` when it has none) takes any string and
+    /// reads no text, as most members' `{"type": "string"}` does. Set when the contract
+    /// compiles (`compile::note_skipped_strings`).
+    ///
+    /// Why: two values of three in a typical body are strings of such members and
+    /// items, and reaching `skip_string` through the general step (the alias loop, the
+    /// node's kind, the first byte's dispatch, the rules' tests) cost as much as reading
+    /// a short string.
+    strings_skipped: bool,
 }
 
 impl Default for Rules {
@@ -158,6 +170,7 @@ impl Default for Rules {
             exclusive_minimum: None,
             exclusive_maximum: None,
             items: ANY,
+            item_strings_skipped: true,
             min_items: None,
             max_items: None,
             members: Vec::new(),
@@ -214,6 +227,32 @@ impl ReadCheck {
         (vouched, reader.numbers_read)
     }
 
+    /// Whether `bytes` are vouched for, and how many values took the general step
+    /// ([`ReadCheck::value`]) rather than a shortcut.
+    #[cfg(test)]
+    pub(crate) fn values_stepped(&self, bytes: &[u8]) -> (bool, usize) {
+        let Some(mut reader) = Reader::new(bytes) else {
+            return (false, 0);
+        };
+        let vouched = self.value(&mut reader, self.root).is_some() && reader.at_end();
+        (vouched, reader.values_stepped)
+    }
+
+    /// Takes every value through the general step, as the check did before its
+    /// shortcuts, for comparing the two.
+    #[cfg(test)]
+    pub(crate) fn without_shortcuts(mut self) -> ReadCheck {
+        for node in &mut self.nodes {
+            if let Node::Rules(rules) = node {
+                rules.item_strings_skipped = false;
+                for member in &mut rules.members {
+                    member.strings_skipped = false;
+                }
+            }
+        }
+        self
+    }
+
     /// How many subschemas are handed to `jsonschema`.
     #[cfg(test)]
     pub(crate) fn delegated(&self) -> usize {
@@ -226,6 +265,10 @@ impl ReadCheck {
     /// Reads one value at the reader's position and checks it against `node`; `None`
     /// when it is not JSON, not valid, or not decided here.
     fn value<E: EscapeNotes>(&self, r: &mut Reader<'_, E>, mut node: NodeId) -> Option<()> {
+        #[cfg(test)]
+        {
+            r.values_stepped += 1;
+        }
         for _ in 0..MAX_ALIASES {
             match &self.nodes[node] {
                 Node::Alias(target) => node = *target,
@@ -249,6 +292,25 @@ impl ReadCheck {
             }
         }
         None
+    }
+
+    /// [`ReadCheck::value`], with a string read to its end at once when
+    /// `strings_skipped` says that is all `node` does with one (see
+    /// [`Member::strings_skipped`]).
+    #[inline(always)]
+    fn value_or_string<E: EscapeNotes>(
+        &self,
+        r: &mut Reader<'_, E>,
+        node: NodeId,
+        strings_skipped: bool,
+    ) -> Option<()> {
+        if strings_skipped {
+            r.skip_space();
+            if r.peek() == Some(b'"') {
+                return r.skip_string();
+            }
+        }
+        self.value(r, node)
     }
 
     fn checked<E: EscapeNotes>(&self, r: &mut Reader<'_, E>, rules: &Rules) -> Option<()> {
@@ -309,7 +371,7 @@ impl ReadCheck {
         let mut count = 0u64;
         r.list_until(b']', |r| {
             count += 1;
-            self.value(r, rules.items)
+            self.value_or_string(r, rules.items, rules.item_strings_skipped)
         })?;
         r.leave();
         within(count, rules.min_items, rules.max_items)
@@ -350,7 +412,8 @@ impl ReadCheck {
                         Some((_, m)) => {
                             r.note_name(names, name)?;
                             seen |= m.required_bit;
-                            return self.value(r, m.schema.unwrap_or(rules.additional));
+                            let schema = m.schema.unwrap_or(rules.additional);
+                            return self.value_or_string(r, schema, m.strings_skipped);
                         }
                         None => {
                             r.note_name(names, name)?;
@@ -366,7 +429,8 @@ impl ReadCheck {
             met |= bit;
             expected = at + 1;
             seen |= m.required_bit;
-            self.value(r, m.schema.unwrap_or(rules.additional))
+            let schema = m.schema.unwrap_or(rules.additional);
+            self.value_or_string(r, schema, m.strings_skipped)
         })?;
         r.close_names(names)?;
         r.leave();
@@ -508,3 +572,7 @@ mod compile;
 #[cfg(test)]
 #[path = "read_check_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "read_check/walk_tests.rs"]
+mod walk_tests;

@@ -169,7 +169,7 @@ fn gen_schema(c: &mut Choices, depth: u32) -> Value {
 }
 
 /// The root: a schema, with a recursive `node` definition its `$ref`s can reach.
-fn gen_root(c: &mut Choices) -> Value {
+pub(super) fn gen_root(c: &mut Choices) -> Value {
     let mut root = gen_schema(c, 3);
     if let Value::Object(map) = &mut root {
         map.insert(
@@ -197,7 +197,7 @@ fn gen_root(c: &mut Choices) -> Value {
 }
 
 /// A document that fits `schema` most of the time, and something else otherwise.
-fn gen_instance(schema: &Value, root: &Value, c: &mut Choices, depth: u32) -> Value {
+pub(super) fn gen_instance(schema: &Value, root: &Value, c: &mut Choices, depth: u32) -> Value {
     if c.one_in(10) || depth == 0 {
         return if depth > 0 && c.one_in(2) {
             json!({"label": "l", "extra": [1, "two"]})

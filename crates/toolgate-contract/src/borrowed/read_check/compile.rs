@@ -65,10 +65,9 @@ impl ReadCheck {
             too_deep: false,
         };
         let root = builder.child(schema, Place::Contract(String::new()))?;
-        Some(ReadCheck {
-            nodes: builder.nodes,
-            root,
-        })
+        let mut nodes = builder.nodes;
+        note_skipped_strings(&mut nodes);
+        Some(ReadCheck { nodes, root })
     }
 }
 
@@ -439,6 +438,47 @@ enum Keyword {
     Annotation,
 }
 
+/// Marks each member and each array's items whose schema takes any string without
+/// reading its text (see [`Member::strings_skipped`]). Done once every node is
+/// compiled: a `$ref` target is a placeholder until its own schema is.
+fn note_skipped_strings(nodes: &mut [Node]) {
+    let skipped: Vec<bool> = (0..nodes.len())
+        .map(|node| skips_strings(nodes, node))
+        .collect();
+    for node in nodes.iter_mut() {
+        let Node::Rules(rules) = node else { continue };
+        rules.item_strings_skipped = skipped[rules.items];
+        let additional = rules.additional;
+        for member in &mut rules.members {
+            member.strings_skipped = skipped[member.schema.unwrap_or(additional)];
+        }
+    }
+}
+
+/// Whether [`ReadCheck::value`] checks a string against `node` only by reading it to
+/// its end: the same steps the check takes (aliases and a pick by kind each count
+/// against [`MAX_ALIASES`]), ending at a schema that takes any string and reads no
+/// text, so skipping the string straight away decides exactly as the full step does.
+fn skips_strings(nodes: &[Node], mut node: NodeId) -> bool {
+    for _ in 0..MAX_ALIASES {
+        match &nodes[node] {
+            Node::Alias(target) => node = *target,
+            Node::Any => return true,
+            Node::Rules(rules) => {
+                return rules.admits(kind::STRING).is_some() && !rules.reads_strings();
+            }
+            Node::ByKind(branches) => {
+                match branches.iter().find(|(kinds, _)| kinds & kind::STRING != 0) {
+                    Some(&(_, branch)) => node = branch,
+                    None => return false,
+                }
+            }
+            Node::Never | Node::Delegate(_) => return false,
+        }
+    }
+    false
+}
+
 fn member<'m>(members: &'m mut Vec<Member>, name: &str) -> &'m mut Member {
     let at = match members.iter().position(|m| &*m.name == name) {
         Some(at) => at,
@@ -449,6 +489,7 @@ fn member<'m>(members: &'m mut Vec<Member>, name: &str) -> &'m mut Member {
                 quoted: QuotedName::of(name),
                 schema: None,
                 required_bit: 0,
+                strings_skipped: false,
             });
             members.len() - 1
         }
