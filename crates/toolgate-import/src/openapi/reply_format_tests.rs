@@ -75,12 +75,12 @@ fn a_choice_of_reply_format_is_sent_as_its_json_value_and_is_no_argument() {
 fn a_jsonp_callback_and_printing_and_transport_switches_are_left_out_but_a_callback_address_is_not()
 {
     let spec = things(json!([
-        query("callback", json!({"type": "string"}), "JSONP"),
         query(
             "prettyPrint",
             json!({"type": "boolean", "default": true}),
             "Returns response with indentations and line breaks."
         ),
+        query("callback", json!({"type": "string"}), "JSONP"),
         query(
             "$.xgafv",
             json!({"type": "string", "enum": ["1", "2"]}),
@@ -123,7 +123,14 @@ fn a_jsonp_callback_and_printing_and_transport_switches_are_left_out_but_a_callb
     );
     assert!(
         out.yaml.contains(
-            "query parameter `callback` is not sent and is no argument: it wraps the reply in a JavaScript call"
+            "query parameter `callback` is not sent and is no argument: a JSONP callback wraps the reply in a JavaScript call"
+        ),
+        "{}",
+        out.yaml
+    );
+    assert!(
+        out.yaml.contains(
+            "query parameters `prettyPrint`, `$.xgafv`, `upload_protocol`, `quotaUser` are not sent and are no arguments: they set how the reply is printed"
         ),
         "{}",
         out.yaml

@@ -50,7 +50,35 @@ impl Builder<'_> {
                 required,
             })?;
         }
+        self.note_left_out();
         Ok(())
+    }
+
+    /// One note for the query parameters left out for the same reason, so a
+    /// description that gives every operation the same six switches reads as one line
+    /// a tool, not six.
+    fn note_left_out(&mut self) {
+        let mut reasons: Vec<&'static str> = Vec::new();
+        for (_, why) in &self.left_out {
+            if !reasons.contains(why) {
+                reasons.push(why);
+            }
+        }
+        for why in reasons {
+            let names: Vec<String> = self
+                .left_out
+                .iter()
+                .filter(|(_, w)| *w == why)
+                .map(|(n, _)| format!("`{n}`"))
+                .collect();
+            let (are, those) = if names.len() == 1 {
+                ("parameter", "is not sent and is no argument")
+            } else {
+                ("parameters", "are not sent and are no arguments")
+            };
+            self.notes
+                .push(format!("query {are} {} {those}: {why}", names.join(", ")));
+        }
     }
 
     /// One parameter, through the stages that may take it before it is an argument.
@@ -467,9 +495,7 @@ impl Builder<'_> {
                 true
             }
             Some(ReplyParameter::LeftOut(why)) => {
-                self.notes.push(format!(
-                    "{location} parameter `{name}` is not sent and is no argument: {why}"
-                ));
+                self.left_out.push((name.to_string(), why));
                 true
             }
         }

@@ -101,12 +101,12 @@ pub(super) fn classify(
                 .any(|w| description.contains(w)))
     {
         return Some(ReplyParameter::LeftOut(
-            "it wraps the reply in a JavaScript call, which is no JSON the contract can check",
+            "a JSONP callback wraps the reply in a JavaScript call, which is no JSON the contract can check",
         ));
     }
     if TRANSPORT_NAMES.contains(&key.as_str()) {
         return Some(ReplyParameter::LeftOut(
-            "it sets how the reply is printed or the request carried, or whose quota a call counts against, not what the operation does",
+            "they set how the reply is printed or the request carried, or whose quota a call counts against, not what the operation does",
         ));
     }
     None
