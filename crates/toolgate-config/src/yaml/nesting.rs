@@ -59,16 +59,37 @@ pub fn check(text: &str, limit: usize) -> Result<(), Position> {
     let mut sets = [0u128; STATES];
     sets[State::Plain as usize] = 1;
     let mut prev: Option<char> = None;
-    let mut chars = text.chars().peekable();
+    let mut chars = text.char_indices().peekable();
     let (mut line, mut column) = (1, 0);
-    while let Some(c) = chars.next() {
+    // The block scalar the structural reading is inside, which it sits out.
+    let mut block: Option<Block> = None;
+    while let Some((at, c)) = chars.next() {
+        if prev.is_none_or(|p| p == '\n') {
+            let this = text[at..].split('\n').next().unwrap_or("");
+            if let Some(b) = &mut block
+                && !b.holds(this)
+            {
+                block = None;
+                sets[State::Plain as usize] |= 1;
+            }
+        }
+        if c == '\n' {
+            let this = text[..at].rsplit('\n').next().unwrap_or("");
+            if block.is_none()
+                && sets[State::Plain as usize] & 1 != 0
+                && let Some(opened) = Block::opened_by(this)
+            {
+                block = Some(opened);
+                sets[State::Plain as usize] &= !1;
+            }
+        }
         if c == '\n' {
             line += 1;
             column = 0;
         } else {
             column += 1;
         }
-        let next = chars.peek().copied();
+        let next = chars.peek().map(|&(_, n)| n);
         let after_space = prev.is_none_or(char::is_whitespace);
         let may_start = after_space || matches!(prev, Some('[' | '{' | ',' | ':'));
         let mut out = [0u128; STATES];
@@ -131,6 +152,65 @@ pub fn check(text: &str, limit: usize) -> Result<(), Position> {
         prev = Some(c);
     }
     Ok(())
+}
+
+/// A block scalar (`key: |`) the structural reading has entered: its lines are text,
+/// so that reading leaves the scan at the indicator's line end and comes back at the
+/// first line indented no deeper than the key's. Code samples in descriptions fill such
+/// blocks with quotes and brackets that never balance; read as structure by the other
+/// readings, 30,000 lines of them add up past any limit. The other readings still scan
+/// the block, so a reading the indicator does not open a block for loses nothing.
+struct Block {
+    /// The indentation of the line with the indicator.
+    parent: usize,
+    /// The indentation of the block's first line with text, once met.
+    content: Option<usize>,
+}
+
+impl Block {
+    /// The block a line opens for the structural reading at depth 0: a line of plain
+    /// words ending in `|` or `>` with at most a chomping indicator (`key: |-`,
+    /// `- |`, `- key: >`). A line holding a quote, a comment, a bracket, a tag, an
+    /// anchor or an indentation digit opens none, so every reading of it agrees.
+    fn opened_by(line: &str) -> Option<Block> {
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        let body = line.trim_end();
+        let body = body.strip_suffix(['+', '-']).unwrap_or(body);
+        let rest = body.strip_suffix(['|', '>'])?;
+        if !(rest.is_empty() || rest.ends_with(' ')) {
+            return None;
+        }
+        let plain = rest.chars().all(|c| {
+            c.is_alphanumeric() || matches!(c, ' ' | ':' | '-' | '_' | '.' | '/' | '$' | '@')
+        });
+        let parent = indentation(line);
+        plain.then_some(Block {
+            parent,
+            content: None,
+        })
+    }
+
+    /// Whether the line is still the block's text: blank, or indented at least as far
+    /// as the block's first line with text, which is indented deeper than the key.
+    fn holds(&mut self, line: &str) -> bool {
+        if line.trim().is_empty() {
+            return true;
+        }
+        let indent = indentation(line);
+        match self.content {
+            Some(content) => indent >= content,
+            None if indent > self.parent => {
+                self.content = Some(indent);
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+/// The spaces a line starts with.
+fn indentation(line: &str) -> usize {
+    line.len() - line.trim_start_matches(' ').len()
 }
 
 #[cfg(test)]

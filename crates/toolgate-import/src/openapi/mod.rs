@@ -941,6 +941,10 @@ mod hostile_tests;
 #[cfg(test)]
 mod paging_tests;
 #[cfg(test)]
+mod paging_without_extensions_tests;
+#[cfg(test)]
+mod reply_format_tests;
+#[cfg(test)]
 mod reserved_tests;
 #[cfg(test)]
 mod separators_tests;

@@ -73,3 +73,22 @@ fn deep_nesting_is_refused_in_linear_time() {
     let maps = "{a: ".repeat(50_000);
     assert!(check(&maps, 100).is_err());
 }
+
+#[test]
+fn code_in_block_scalars_is_text_however_many_brackets_its_strings_leave_open_but_what_follows_is_read()
+ {
+    // A description's code samples: every line leaves a bracket open for a reading that
+    // takes the quotes for text, 200 times over.
+    let doc = "paths:\n  /a:\n    get:\n      x-code-samples:\n        - lang: python\n          code: |-\n            body = {\"data\": \"{\"}\n            opts = {\n\n            call(opts)\n"
+        .repeat(200);
+    assert!(depth_ok(&doc, 100), "{:?}", check(&doc, 100));
+    // Nesting after such a block, or behind a comment, a quote or a bracket on the
+    // line that looks like one, is still counted.
+    let deep = "[".repeat(60);
+    assert!(!depth_ok(&format!("a: |\n  text {{\nb: {deep}\n"), 40));
+    assert!(!depth_ok(&format!("a: # |\n  b: {deep}\n"), 40));
+    assert!(!depth_ok(&format!("a: 'x |'\n  {deep}\n"), 40));
+    assert!(!depth_ok(&format!("a: [b, |\n  {deep}\n"), 40));
+    // An indentation digit is not read: the block's extent is left to the parser.
+    assert!(!depth_ok(&format!("a: |2\n  {deep}\n"), 40));
+}

@@ -69,6 +69,9 @@ pub(super) struct Builder<'b> {
     /// Bound values for the path key's query, as written (a query value is not encoded).
     pub(super) key_binds: Vec<(String, String)>,
     pub(super) cookies: Cookies,
+    /// Query parameters left out for how they change the reply or its transport, with
+    /// why: told in one note (`parameters.rs`).
+    pub(super) left_out: Vec<(String, &'static str)>,
     pub(super) warnings: Vec<String>,
     pub(super) notes: Vec<String>,
 }
@@ -133,6 +136,7 @@ impl<'b> Builder<'b> {
             path_binds: Vec::new(),
             key_binds: Vec::new(),
             cookies,
+            left_out: Vec::new(),
             warnings,
             notes: Vec::new(),
         }

@@ -11,6 +11,7 @@ mod paging;
 mod parameters;
 mod path;
 mod preview;
+mod reply_format;
 mod success;
 mod text;
 

@@ -5,7 +5,10 @@
 //! marked with a pagination `purpose`), which the model never sees: without them, a
 //! model reads the first page as the whole list. So the tool's description says which
 //! member of the reply holds the page, which says there is another, and which argument
-//! takes it. The extensions are read by their shape, not their vendor.
+//! takes it. The extensions are read by their shape, not their vendor. A description
+//! with no extension says the same with pairs of names (`inferred.rs`).
+
+mod inferred;
 
 use std::path::{Path, PathBuf};
 
@@ -28,6 +31,23 @@ pub(super) struct Paging {
     link: bool,
     /// The argument that takes the cursor.
     cursor: Option<String>,
+    /// Pages counted by a number or an offset argument rather than a cursor.
+    step: Option<Step>,
+    /// The argument that sizes a page (`per_page`, `limit`).
+    size: Option<String>,
+    /// The boolean reply member that says more remain (`has_more`).
+    more: Option<String>,
+    /// The cursor takes the id of the page's last item (`starting_after`).
+    after_last: bool,
+}
+
+/// An argument that counts pages.
+#[derive(Debug, PartialEq)]
+enum Step {
+    /// Numbers the page (`page`).
+    Page(String),
+    /// Skips items (`offset`, `$skip`).
+    Offset(String),
 }
 
 impl Paging {
@@ -37,6 +57,14 @@ impl Paging {
             Some(items) => format!("a reply holds one page of `{items}`"),
             None => "a reply holds one page".to_string(),
         };
+        if let Some(step) = &self.step {
+            return Some(format!("Paged: {page}; {}.", self.stepped(step)));
+        }
+        if let (true, Some(cursor), Some(more)) = (self.after_last, &self.cursor, &self.more) {
+            return Some(format!(
+                "Paged: {page}; while the reply's `{more}` is true, more remain: call again with `{cursor}` set to the id of the page's last item."
+            ));
+        }
         let how = match (&self.next, &self.cursor, self.link) {
             (Some(next), Some(cursor), false) => format!(
                 "for the next page, call again with `{cursor}` set to the reply's `{next}` (the last page has none)"
@@ -57,6 +85,25 @@ impl Paging {
         };
         Some(format!("Paged: {page}; {how}."))
     }
+
+    /// How to ask for the next page by a page number or an offset, and how the model
+    /// knows it had the last.
+    fn stepped(&self, step: &Step) -> String {
+        let ask = match step {
+            Step::Page(page) => format!("for the next page, call again with `{page}` one higher"),
+            Step::Offset(offset) => format!(
+                "for the next page, call again with `{offset}` raised by the number of items the reply held"
+            ),
+        };
+        let last = match (&self.more, &self.size) {
+            (Some(more), _) => format!("while the reply's `{more}` is true, more remain"),
+            (None, Some(size)) => {
+                format!("a page with fewer items than `{size}` asks for is the last")
+            }
+            (None, None) => "an empty page is past the last".to_string(),
+        };
+        format!("{ask}; {last}")
+    }
 }
 
 /// The operation's paging, from its extensions, its parameters' markers and the
@@ -70,9 +117,11 @@ pub(super) fn of(
     args: &[&str],
 ) -> Paging {
     let mut paging = Paging::default();
+    let mut extended = false;
     if let Some(m) = op.as_object() {
         for (k, v) in m {
             if paging_extension(k) {
+                extended = true;
                 read_operation_extension(v, &mut paging);
             }
         }
@@ -86,6 +135,12 @@ pub(super) fn of(
             paging.cursor = p.get("name").and_then(Value::as_str).map(str::to_string);
         }
     }
+    // No extension: the pairs of names the arguments and the reply have say it. An
+    // extension that says nothing usable (`nextLinkName: null`, a list answered whole)
+    // is the description's word, and is kept.
+    if !extended && paging == Paging::default() {
+        paging = inferred::of(refs, file, op, params, args);
+    }
     // A reply's members marked with a purpose: read only for an operation that says it
     // pages, so no other operation's reply is looked at.
     if paging.cursor.is_some() && (paging.next.is_none() || paging.items.is_none()) {
@@ -97,6 +152,11 @@ pub(super) fn of(
         .filter(|c| told(c));
     paging.next = paging.next.filter(|n| told(n));
     paging.items = paging.items.filter(|n| told(n));
+    paging.more = paging.more.filter(|n| told(n));
+    paging.size = paging.size.filter(|n| told(n));
+    paging.step = paging.step.filter(|s| match s {
+        Step::Page(n) | Step::Offset(n) => told(n),
+    });
     // The next link's token goes in an argument whose name says it holds one (`$skipToken`).
     if paging.link && paging.cursor.is_none() {
         paging.cursor = args

@@ -1,7 +1,7 @@
 //! The declared parameters, one by one in the spec's order: which the model never
 //! gives (unsendable, credentials, set by the gateway, bound in config), the Swagger 2.0
-//! body, values the description fixes, headers that steer the request, and
-//! `style: deepObject` queries. What is left
+//! body, values the description fixes, parameters that change the reply's format or
+//! transport, headers that steer the request, and `style: deepObject` queries. What is left
 //! is an argument (`argument.rs`).
 
 use std::path::{Path, PathBuf};
@@ -11,6 +11,7 @@ use serde_json::{Value, json};
 use super::super::cookie::CookieShape;
 use super::super::text::trim_text;
 use super::builder::Builder;
+use super::reply_format::{ReplyParameter, classify};
 use super::text::{carries_text, is_json_any, text_body};
 use super::{
     Arg, CREDENTIAL_NAMES, Skip, deep_object, is_any, is_api_version, is_deep_object, is_json,
@@ -49,7 +50,35 @@ impl Builder<'_> {
                 required,
             })?;
         }
+        self.note_left_out();
         Ok(())
+    }
+
+    /// One note for the query parameters left out for the same reason, so a
+    /// description that gives every operation the same six switches reads as one line
+    /// a tool, not six.
+    fn note_left_out(&mut self) {
+        let mut reasons: Vec<&'static str> = Vec::new();
+        for (_, why) in &self.left_out {
+            if !reasons.contains(why) {
+                reasons.push(why);
+            }
+        }
+        for why in reasons {
+            let names: Vec<String> = self
+                .left_out
+                .iter()
+                .filter(|(_, w)| *w == why)
+                .map(|(n, _)| format!("`{n}`"))
+                .collect();
+            let (are, those) = if names.len() == 1 {
+                ("parameter", "is not sent and is no argument")
+            } else {
+                ("parameters", "are not sent and are no arguments")
+            };
+            self.notes
+                .push(format!("query {are} {} {those}: {why}", names.join(", ")));
+        }
     }
 
     /// One parameter, through the stages that may take it before it is an argument.
@@ -80,7 +109,7 @@ impl Builder<'_> {
         if location == "cookie" && self.cookie_object(param, &raw_schema)? {
             return Ok(());
         }
-        if self.fixed(param, &raw_schema) {
+        if self.fixed(param, &raw_schema) || self.reply_format(param, &raw_schema) {
             return Ok(());
         }
         // A header servers and proxies read for where the request goes, its method or
@@ -435,6 +464,40 @@ impl Builder<'_> {
                 true
             }
             _ => false,
+        }
+    }
+
+    /// Whether the parameter changes how the reply is written or sent
+    /// (`reply_format.rs`): a format choice is then sent as its JSON value,
+    /// anything else is not sent, and a note says which.
+    fn reply_format(&mut self, param: Param<'_>, raw_schema: &Value) -> bool {
+        let Param {
+            file: pfile,
+            p,
+            name,
+            location,
+            required,
+        } = param;
+        let schema = self
+            .conv
+            .refs_mut()
+            .deref(pfile, raw_schema)
+            .map_or_else(|_| raw_schema.clone(), |(_, s)| s);
+        let description = p.get("description").and_then(Value::as_str).unwrap_or("");
+        match classify(name, location, required, description, &schema) {
+            None => false,
+            Some(ReplyParameter::Json(value)) => {
+                self.notes.push(format!(
+                    "{location} parameter `{name}` is always sent as `{value}`: it picks the reply's format, and the contract checks JSON"
+                ));
+                let value = super::super::escape_env(&Template::escape(&value));
+                self.query.insert(name.to_string(), Value::String(value));
+                true
+            }
+            Some(ReplyParameter::LeftOut(why)) => {
+                self.left_out.push((name.to_string(), why));
+                true
+            }
         }
     }
 
