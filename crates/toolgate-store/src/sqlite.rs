@@ -65,6 +65,7 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     ALTER TABLE incidents ADD COLUMN resolved_by TEXT;",
     audit::MIGRATION,
     activity::MIGRATION,
+    audit::DROP_UNUSED_INDEXES,
 ];
 
 /// The SQLite store handle; cheap to clone.

@@ -24,6 +24,9 @@
 
 mod escape;
 mod fronted;
+mod top_level_key;
+
+use top_level_key::has_top_level_key;
 
 use super::envelope::Era;
 use super::{ERROR_META_KEY, SIGNALS_META_KEY};
@@ -296,74 +299,6 @@ fn write_into(
     }
     members(out);
     out.extend_from_slice(&raw[close..]);
-}
-
-/// Whether the object `body` has the top-level key `key`. The bytes are searched first
-/// (no quoted `key` and no `\u` escape anywhere means no such key); only then are the
-/// top-level keys read, skipping the values without building them. A body that is not
-/// one well-formed object counts as having it, so nothing is added to it.
-fn has_top_level_key(body: &[u8], key: &str) -> bool {
-    let quoted = memchr::memmem::find_iter(body, key.as_bytes())
-        .any(|at| at > 0 && body[at - 1] == b'"' && body.get(at + key.len()) == Some(&b'"'));
-    if !quoted && !contains(body, b"\\u") {
-        return false;
-    }
-    top_level_key_in(body, key).unwrap_or(true)
-}
-
-/// Walks the object `body` once, reading only the keys at its top level and comparing
-/// each with `key` (an escaped key decoded first, since `"tool\u0067ate"` is
-/// `"toolgate"`). Strings are skipped with a vectorised search for their closing quote
-/// or next escape, so a body whose text holds `\u` escapes (what Python's `json.dumps`
-/// writes for every non-ASCII letter) costs a pass over its bytes, not a parse on every
-/// answer. `None` when the bytes are not one object.
-fn top_level_key_in(body: &[u8], key: &str) -> Option<bool> {
-    let mut depth = 0usize;
-    let mut expecting_key = false;
-    let mut i = 0;
-    while i < body.len() {
-        match body[i] {
-            b'"' => {
-                let end = toolgate_contract::string_end(body, i + 1)?;
-                if depth == 1 && expecting_key {
-                    let raw = &body[i + 1..end];
-                    let matches = if raw.contains(&b'\\') {
-                        serde_json::from_slice::<String>(&body[i..=end]).ok()? == key
-                    } else {
-                        raw == key.as_bytes()
-                    };
-                    if matches {
-                        return Some(true);
-                    }
-                    expecting_key = false;
-                }
-                i = end;
-            }
-            b'{' | b'[' => {
-                if depth == 0 && body[i] != b'{' {
-                    return None;
-                }
-                depth += 1;
-                expecting_key = depth == 1;
-            }
-            b'}' | b']' => {
-                depth = depth.checked_sub(1)?;
-                if depth == 0 {
-                    return Some(false);
-                }
-            }
-            b',' if depth == 1 => expecting_key = true,
-            _ => {}
-        }
-        i += 1;
-    }
-    None
-}
-
-/// Whether `needle` occurs in `haystack` (a vectorised search: comparing at every
-/// position was half of writing an answer with notes).
-fn contains(haystack: &[u8], needle: &[u8]) -> bool {
-    memchr::memmem::find(haystack, needle).is_some()
 }
 
 /// Appends `"name":{"notes":[…]}`.

@@ -28,6 +28,15 @@ pub(super) const MIGRATION: &str = "CREATE TABLE audit (
     CREATE INDEX audit_agent ON audit(agent, at);
     CREATE INDEX audit_tool ON audit(tool, at);";
 
+/// The migration that drops the two audit indexes no query of SQLite's can use. The
+/// audit listing filters by agent and tool with `?1 IS NULL OR agent = ?1`, a condition
+/// SQLite's planner cannot serve from an index whose value is only bound later, so it
+/// reads `audit_at` newest first whatever the filters; the prune reads `audit_at` too.
+/// Each row still went into `audit_agent` and `audit_tool`, two of the four B-trees a
+/// row's insert writes. PostgreSQL plans with the bound values and keeps them.
+pub(super) const DROP_UNUSED_INDEXES: &str = "DROP INDEX IF EXISTS audit_agent;
+    DROP INDEX IF EXISTS audit_tool;";
+
 impl SqliteStore {
     pub(crate) async fn record_audit(&self, records: Arc<[AuditRecord]>) -> Result<(), StoreError> {
         self.with(move |c| {
@@ -64,15 +73,7 @@ impl SqliteStore {
     pub(crate) async fn audit(&self, q: AuditQuery) -> Result<Vec<AuditRecord>, StoreError> {
         let limit = q.capped_limit();
         self.with(move |c| {
-            let mut stmt = c.prepare_cached(
-                "SELECT at, agent, tool, outcome, attempts, latency_ms, args_sha256, incident_id,
-                        request_id, trace_id
-                 FROM audit
-                 WHERE (?1 IS NULL OR agent = ?1) AND (?2 IS NULL OR tool = ?2)
-                   AND (?3 IS NULL OR outcome = ?3) AND (?4 IS NULL OR at >= ?4)
-                   AND (?5 IS NULL OR at < ?5)
-                 ORDER BY at DESC, id DESC LIMIT ?6",
-            )?;
+            let mut stmt = c.prepare_cached(LIST)?;
             let rows = stmt.query_map(
                 params![
                     q.agent,
@@ -109,16 +110,26 @@ impl SqliteStore {
         batch: u32,
     ) -> Result<u64, StoreError> {
         self.with(move |c| {
-            c.execute(
-                "DELETE FROM audit WHERE id IN
-                   (SELECT id FROM audit WHERE at < ?1 ORDER BY at LIMIT ?2)",
-                params![stamp(before), batch.max(1)],
-            )
-            .map(|n| n as u64)
+            c.execute(PRUNE, params![stamp(before), batch.max(1)])
+                .map(|n| n as u64)
         })
         .await
     }
 }
+
+/// The audit listing: newest first, each filter left out when its parameter is null.
+pub(super) const LIST: &str =
+    "SELECT at, agent, tool, outcome, attempts, latency_ms, args_sha256, incident_id,
+            request_id, trace_id
+     FROM audit
+     WHERE (?1 IS NULL OR agent = ?1) AND (?2 IS NULL OR tool = ?2)
+       AND (?3 IS NULL OR outcome = ?3) AND (?4 IS NULL OR at >= ?4)
+       AND (?5 IS NULL OR at < ?5)
+     ORDER BY at DESC, id DESC LIMIT ?6";
+
+/// The prune: up to `?2` of the oldest rows before `?1`.
+pub(super) const PRUNE: &str = "DELETE FROM audit WHERE id IN
+       (SELECT id FROM audit WHERE at < ?1 ORDER BY at LIMIT ?2)";
 
 /// The columns an audit row is inserted with.
 const COLUMNS: usize = 10;

@@ -23,8 +23,74 @@ fn only_a_top_level_key_of_that_name_counts_as_taken() {
         r#"{"a":"caf\u00e9","b":[{"c":"}"}],"toolg\u0061te":0}"#
     ));
     assert!(taken(r#"{"caf\u00e9":{},"toolgate":0}"#));
-    assert!(taken(r#"{"a":"caf\u00e9""#), "cut short");
-    assert!(taken(r#"["caf\u00e9"]"#), "not an object");
+    // Read when an escape could spell the key: bytes that are not one object count as
+    // having it.
+    assert!(taken(r#"{"a":"g\u0067""#), "cut short");
+    assert!(taken(r#"["g\u0067"]"#), "not an object");
+}
+
+#[test]
+fn a_key_spelled_with_any_escape_counts_as_taken() {
+    let taken = |body: &str, key: &str| has_top_level_key(body.as_bytes(), key);
+    assert!(taken(
+        r#"{"dev.toolgate\/signals":1}"#,
+        "dev.toolgate/signals"
+    ));
+    assert!(taken(r#"{"a":"\u00e9","tab\there":1}"#, "tab\there"));
+    assert!(taken(r#"{"\u00e9t\u00e9":1}"#, "été"));
+    assert!(taken(r#"{"\ud83e\udd80":1}"#, "🦀"));
+    assert!(!taken(r#"{"a":"\ud83e\udd80","b":"\/"}"#, "toolgate"));
+}
+
+/// The top-level keys of `body` as a map reads them, or `None` when it is not an object.
+fn keys_as_parsed(body: &str) -> Option<Vec<String>> {
+    let map: serde_json::Map<String, serde_json::Value> = serde_json::from_str(body).ok()?;
+    Some(map.keys().cloned().collect())
+}
+
+#[test]
+fn a_key_is_taken_exactly_when_the_parsed_object_has_it_whatever_its_escapes() {
+    // Keys and values built from pieces that escape the key's letters, other letters,
+    // the characters serialisers escape by default, and text that only looks escaped.
+    let pieces = [
+        r"toolgate",
+        r"tool\\u0067ate",
+        r"tool\u0067ate",
+        r"\u0074oolgate",
+        r"toolg\u0061te",
+        r"caf\u00e9",
+        r"\u6784\u5efa",
+        r"a\u0026b\u003c",
+        r"x\/y",
+        r"\\",
+        r"\\u0074oolgate",
+        r"\ud83e\udd80",
+        r#"\"toolgate\""#,
+        r"\u0054OOLGATE",
+    ];
+    let mut checked = 0;
+    for key in &pieces {
+        for value in &pieces {
+            for nested in [false, true] {
+                let member = if nested {
+                    format!(r#""outer":{{"{key}":"{value}"}}"#)
+                } else {
+                    format!(r#""{key}":"{value}""#)
+                };
+                let body = format!(r#"{{"a":"{value}",{member},"z":["{key}"]}}"#);
+                let expected = keys_as_parsed(&body)
+                    .map(|keys| keys.iter().any(|k| k == "toolgate"))
+                    .unwrap_or(true);
+                assert_eq!(
+                    has_top_level_key(body.as_bytes(), "toolgate"),
+                    expected,
+                    "{body}"
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert_eq!(checked, pieces.len() * pieces.len() * 2);
 }
 
 /// The answer to a healthy call of a tool whose notes member is `toolgate`.
