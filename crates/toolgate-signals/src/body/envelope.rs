@@ -164,7 +164,13 @@ fn is_message_key(lower: &[u8]) -> bool {
 /// beside it (`{"code": 429, "message": "", "data": null}`): no API numbers a success
 /// with the status HTTP gives a throttle, so the answer's own code says it throttled.
 pub(super) fn is_error_envelope(body: &[u8]) -> bool {
-    reports_error(&body[..body.len().min(WINDOW)], MAX_WRAPPERS)
+    let head = &body[..body.len().min(WINDOW)];
+    // A reply that is nothing but a list of per-item results (a batch email API's
+    // `[{"ErrorCode": 406, "Message": …}]`).
+    if skip_ws(head).starts_with(b"[") && every_item_failed(skip_ws(head)) {
+        return true;
+    }
+    reports_error(head, MAX_WRAPPERS)
         || status_is_429_alone(body)
         || only_words(body)
         || error_line(body)
@@ -457,7 +463,14 @@ fn reports_error(head: &[u8], wrappers: u8) -> bool {
             graphql_errors = true;
             continue;
         }
-        if value.starts_with(b"[") && every_item_throttled(value) {
+        if value.starts_with(b"[")
+            && (every_item_throttled(value) || (names_results(&name) && every_item_failed(value)))
+        {
+            return true;
+        }
+        // A list one object down (`{"SMSMessageData": {"Recipients": […]}}`); not inside
+        // the API's data.
+        if value.starts_with(b"{") && !is_data(&name) && holds_a_failed_list(value) {
             return true;
         }
         if ERROR_KEYS
@@ -1119,6 +1132,21 @@ fn value_end(b: &[u8], from: usize) -> Option<usize> {
     }
     None
 }
+
+/// Whether an object member holds, as a member of its own, a list of results that all
+/// failed ([`every_item_failed`]); one level down, no deeper.
+fn holds_a_failed_list(object: &[u8]) -> bool {
+    let mut members = TopLevel::new(object);
+    while let Some((key, value)) = members.next_member() {
+        if value.starts_with(b"[") && names_results(&folded(key)) && every_item_failed(value) {
+            return true;
+        }
+    }
+    false
+}
+
+mod items;
+use items::{every_item_failed, is_data, names_results};
 
 #[cfg(test)]
 mod tests;
