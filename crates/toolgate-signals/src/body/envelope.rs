@@ -473,9 +473,9 @@ fn reports_error(head: &[u8], wrappers: u8) -> bool {
         if value.starts_with(b"{") && !is_data(&name) && holds_a_failed_list(value) {
             return true;
         }
-        if ERROR_KEYS
-            .iter()
-            .any(|k| key.eq_ignore_ascii_case(k.as_bytes()))
+        // Compared folded: `error_message` and `errorMessage` are one name (a map web
+        // service's `{"status": "REQUEST_DENIED", "error_message": "…"}`).
+        if ERROR_KEYS.iter().any(|k| *name == *folded(k.as_bytes()))
             || (wraps_an_error(&name) && value.starts_with(b"{"))
         {
             if !is_empty_value(value) {
@@ -805,7 +805,9 @@ fn says_failed(key: &[u8], value: &[u8]) -> bool {
         || (is(&ERROR_FLAGS) && value.starts_with(b"true"))
         // `ACK` is how name-value-pair and XML trading APIs name the answer's status
         // (`ACK=Failure`, `<Ack>Failure</Ack>`).
-        || (is(&["status", "ack"]) && starts_with_any(&FAILED_STATUS_WORDS))
+        // `stat` is how some JSON answers name it (`{"stat": "fail", "code": 98, …}`), as
+        // their XML form's root attribute does.
+        || (is(&["status", "ack", "stat"]) && starts_with_any(&FAILED_STATUS_WORDS))
         || (is(&["result"]) && starts_with_any(&FAILED_RESULT_WORDS))
         || (is(&["status", "code"]) && is_limit_status(value))
         || (is(&["status"]) && says_request_not_done(value))

@@ -105,8 +105,10 @@ fn item_failed(item: &[u8]) -> bool {
             error |= !is_empty_value(value);
             continue;
         }
-        // The error in an object of its own (a push ticket's `"details": {"error": …}`).
-        if is(&["details", "detail"]) && value.starts_with(b"{") {
+        // The error in an object of its own (a push ticket's `"details": {"error": …}`),
+        // or in the item's own reply body, one object or a list of them (a batch of HTTP
+        // requests: `{"status": 403, "body": {"error": {…}}}`, `"body": [{"errorCode": …}]`).
+        if is(&["details", "detail", "body"]) {
             error |= holds_an_error(value);
         }
         reason |= *name == *b"reason" && !is_empty_value(value);
@@ -120,8 +122,16 @@ fn item_failed(item: &[u8]) -> bool {
     (flag && (error || reason)) || (error && only_reports)
 }
 
-/// Whether an object holds a non-empty error member.
-fn holds_an_error(object: &[u8]) -> bool {
+/// Whether an object, or the first object of a list, holds a non-empty error member.
+fn holds_an_error(value: &[u8]) -> bool {
+    let object = match value.first() {
+        Some(b'{') => value,
+        Some(b'[') => match array_objects(value).first() {
+            Some(first) => first,
+            None => return false,
+        },
+        _ => return false,
+    };
     let mut members = TopLevel::new(object);
     while let Some((key, value)) = members.next_member() {
         let name = folded(key);

@@ -11,6 +11,9 @@ fn a_batch_whose_every_item_failed_is_an_error_envelope() {
         br#"{"data":[{"status":"error","message":"not registered","details":{"error":"DeviceNotRegistered"}}]}"#,
         br#"{"results":[{"error":"RATE_LIMIT_EXCEEDED"}],"data":[]}"#,
         br#"{"messages":[{"apiMessageId":null,"accepted":false,"to":"27999","errorCode":105,"error":"Invalid destination address."}]}"#,
+        // The error in the item's own reply body, an object or a list of them.
+        br#"{"responses":[{"id":"1","status":403,"body":{"error":{"code":"Authorization_RequestDenied"}}}]}"#,
+        br#"{"compositeResponse":[{"body":[{"errorCode":"INVALID_SESSION_ID"}],"httpStatusCode":401,"referenceId":"r1"}]}"#,
         // The outcome under the action's name, one object per document.
         br#"{"took":2,"errors":false,"items":[{"index":{"_id":"7","status":400,"error":{"type":"mapper_parsing_exception"}}}]}"#,
         // A reply that is nothing but the list.

@@ -307,3 +307,21 @@ fn a_top_level_code_of_429_makes_an_envelope_without_words_beside_it() {
         br#"{"Code":429,"Request-Id":"r-1","time_stamp":"2026-01-01","Data":{}}"#
     ));
 }
+
+#[test]
+fn a_failed_stat_or_an_error_message_spelled_with_a_separator_makes_an_envelope() {
+    for b in [
+        &br#"{"stat":"fail","code":98,"message":"Invalid auth token"}"#[..],
+        br#"{"error_message":"The provided API key is invalid.","results":[],"status":"REQUEST_DENIED"}"#,
+        br#"{"results":[],"status":"INVALID_REQUEST","error-message":"Missing the 'address' parameter."}"#,
+    ] {
+        assert!(is_error_envelope(b), "{}", String::from_utf8_lossy(b));
+    }
+    for b in [
+        &br#"{"stat":"ok","photos":{"page":1}}"#[..],
+        br#"{"results":[],"status":"ZERO_RESULTS"}"#,
+        br#"{"error_message":"","results":[],"status":"OK"}"#,
+    ] {
+        assert!(!is_error_envelope(b), "{}", String::from_utf8_lossy(b));
+    }
+}
