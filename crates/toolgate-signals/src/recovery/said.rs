@@ -14,6 +14,7 @@ use crate::passed::{says_limit_passed, words};
 
 mod caller_state;
 mod held_count;
+mod outcome;
 
 /// The periods whose allowance, once spent, does not come back by waiting seconds; in
 /// the plural too, as a gateway writes a period with its count ("the limit of 1000
@@ -230,7 +231,7 @@ pub(super) fn decide(
         let w = Words { w, text: t };
         account(&w) && !(anothers && w.near(&HOLDERS, &STATES, 5))
     });
-    if callers_account || in_other_language(Recovery::Account) {
+    if callers_account || in_other_language(Recovery::Account) || any(outcome::plan_lacks_it) {
         return Some(Recovery::Account);
     }
     let holds_full = read.iter().any(|(w, t)| {
@@ -246,7 +247,10 @@ pub(super) fn decide(
     if any(payment_refused) {
         return Some(Recovery::Request);
     }
-    if any(credentials) || in_other_language(Recovery::Credentials) {
+    if any(credentials)
+        || in_other_language(Recovery::Credentials)
+        || any(outcome::caller_not_signed_in)
+    {
         return Some(Recovery::Credentials);
     }
     // A precondition that passes by itself: Google's APIs send an operation still running
@@ -271,7 +275,7 @@ pub(super) fn decide(
     if any(unsupported) {
         return Some(Recovery::Unsupported);
     }
-    if any(refused_by_what_was_asked) {
+    if any(refused_by_what_was_asked) || any(outcome::addressee_or_message_refused) {
         return Some(Recovery::Request);
     }
     if forbidden {
@@ -282,7 +286,12 @@ pub(super) fn decide(
             .any(|(w, t)| super::languages::says_request(w, t))
             || texts.iter().any(|t| super::cjk::says_request(t))
     };
-    (any(request) || request_in_other_language()).then_some(Recovery::Request)
+    if any(request) || request_in_other_language() {
+        return Some(Recovery::Request);
+    }
+    // Last: "Internal Server Error" is as often the status's own name, written beside
+    // words that say what the request got wrong.
+    any(outcome::servers_own_failure).then_some(Recovery::Transient)
 }
 
 /// One text's words, with the text for the rules that read it whole.
