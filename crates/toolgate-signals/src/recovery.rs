@@ -373,6 +373,13 @@ fn names_a_message(key: &str) -> bool {
     key.ends_with("message")
         // `error-text`, `errorText`: the text of the error is its message.
         || key.strip_suffix("text").is_some_and(|head| head.ends_with("error"))
+        // Why an item was rejected or failed, named so: `reject_reason`, `failureReason`.
+        // A bare `reason` is a code ([`CODE_KEYS`]). A payment's `refusalReason` or
+        // `declineReason` ("Not enough balance") speaks of the payer's card, not of the
+        // caller's account, and is left unread.
+        || key.strip_suffix("reason").is_some_and(|head| {
+            ["reject", "rejection", "failure", "error"].contains(&head)
+        })
         // `errorSummary`, `error_summary`: a summary is the message.
         || key.ends_with("summary")
         // Jira's `errorMessages`, a list of them.

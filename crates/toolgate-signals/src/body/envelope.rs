@@ -204,7 +204,9 @@ fn xml_rpc_fault(head: &[u8]) -> bool {
 /// send with a 200), a first element inside the root named for an error and holding
 /// something (CAS's `<cas:serviceResponse><cas:authenticationFailure code="INVALID_TICKET">`;
 /// XML-RPC's `<fault>` is read by [`xml_rpc_fault`], a `<fault>` elsewhere may be data),
-/// or a SAML status code other than `…:status:Success`. A record's status further down,
+/// an element named for an error with a `code` attribute as the first inside the root's
+/// first child (`<paymentService><reply><error code="5">`), or a SAML status code other
+/// than `…:status:Success`. A record's status further down,
 /// or an element named `error` holding nothing, is data.
 fn markup_names_failure(head: &[u8]) -> bool {
     let text = match std::str::from_utf8(head) {
@@ -245,6 +247,13 @@ fn markup_names_failure(head: &[u8]) -> bool {
         match at {
             0 if names_an_error(local) || attrs.any(failed_status) => return true,
             1 if names_an_error(local) && !(inner.is_empty() && attrs.next().is_none()) => {
+                return true;
+            }
+            // One wrapper further down, an error that carries its code: a payment
+            // service's `<paymentService><reply><error code="5">…</error>`.
+            2 if names_an_error(local)
+                && attrs.any(|(name, _)| name.eq_ignore_ascii_case("code")) =>
+            {
                 return true;
             }
             _ if attrs.any(saml_failure) => return true,
@@ -488,11 +497,16 @@ fn reports_error(head: &[u8], wrappers: u8) -> bool {
     (graphql_errors && !partial_data) || failure.told()
 }
 
-/// A result code's value that names a failure in a word: `"Error"`, `"Failure"`.
+/// A result code's value that names a failure in a word: `"Error"`, `"Failure"`, and the
+/// words a payment's result is refused with (`"resultCode": "Refused"`, `"Declined"`,
+/// `"Rejected"`). A result code reports on the answer, so these are its outcome, not a
+/// record's state.
 fn is_failure_word(value: &[u8]) -> bool {
+    const REFUSED: [&str; 3] = ["\"refused\"", "\"declined\"", "\"rejected\""];
     FAILED_STATUS_WORDS
         .iter()
         .filter(|w| **w != "\"0\"")
+        .chain(REFUSED.iter())
         .any(|w| value.len() >= w.len() && value[..w.len()].eq_ignore_ascii_case(w.as_bytes()))
 }
 

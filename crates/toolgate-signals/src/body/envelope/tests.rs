@@ -325,3 +325,21 @@ fn a_failed_stat_or_an_error_message_spelled_with_a_separator_makes_an_envelope(
         assert!(!is_error_envelope(b), "{}", String::from_utf8_lossy(b));
     }
 }
+
+#[test]
+fn an_error_with_its_code_inside_the_replys_wrapper_or_a_refused_result_code_makes_an_envelope() {
+    for b in [
+        &br#"<?xml version="1.0"?><paymentService version="1.4"><reply><error code="5"><![CDATA[Could not find payment for order]]></error></reply></paymentService>"#[..],
+        br#"{"pspReference":"V4HZ","refusalReason":"Expired Card","resultCode":"Refused"}"#,
+        br#"{"resultCode":"Declined","id":"p1"}"#,
+    ] {
+        assert!(is_error_envelope(b), "{}", String::from_utf8_lossy(b));
+    }
+    for b in [
+        // Data whose third tag is an error without a code, and a result that went through.
+        &br#"<?xml version="1.0"?><log><entry><error>disk at 91%</error></entry></log>"#[..],
+        br#"{"pspReference":"V4HZ","resultCode":"Authorised"}"#,
+    ] {
+        assert!(!is_error_envelope(b), "{}", String::from_utf8_lossy(b));
+    }
+}
