@@ -87,6 +87,7 @@ fn item_failed(item: &[u8]) -> bool {
     let mut members = TopLevel::new(item);
     let (mut flag, mut error, mut only_reports, mut count) = (false, false, true, 0);
     let mut reason = false;
+    let (mut status_words, mut http_failed) = (false, false);
     let mut wrapped = None;
     while let Some((key, value)) = members.next_member() {
         count += 1;
@@ -97,6 +98,21 @@ fn item_failed(item: &[u8]) -> bool {
         }
         if is(&STATUS_MEMBERS) {
             flag |= status_says_failed(value);
+            // A status written as an object of its own: its group or name says the
+            // outcome, and its words are the error (`"status": {"groupName":
+            // "REJECTED", "name": "REJECTED_NOT_ENOUGH_CREDITS", "description": …}`).
+            if value.starts_with(b"{") && status_object_failed(value) {
+                flag = true;
+                error = true;
+            }
+        }
+        // An HTTP failure number beside a status in words: the words are the error
+        // (`{"statusCode": 405, "status": "InsufficientBalance"}`).
+        if *name == *b"status" && value.starts_with(b"\"") && !is_empty_value(value) {
+            status_words = true;
+        }
+        if is(&["statuscode", "httpstatuscode"]) && http_failure(value) {
+            http_failed = true;
         }
         if is(&SUCCESS_FLAGS) && value.starts_with(b"false") {
             flag = true;
@@ -119,7 +135,47 @@ fn item_failed(item: &[u8]) -> bool {
     {
         return item_failed_within(inner);
     }
-    (flag && (error || reason)) || (error && only_reports)
+    (flag && (error || reason)) || (error && only_reports) || (http_failed && status_words)
+}
+
+/// Whether a status object's group or name starts with a failure word (`REJECTED`,
+/// `REJECTED_NOT_ENOUGH_CREDITS`, `FAILED`, `ERROR`).
+fn status_object_failed(object: &[u8]) -> bool {
+    const FAILED: [&str; 5] = ["rejected", "failed", "failure", "error", "undeliverable"];
+    let mut members = TopLevel::new(object);
+    while let Some((key, value)) = members.next_member() {
+        let name = folded(key);
+        if !matches!(&*name, b"groupname" | b"name" | b"group") {
+            continue;
+        }
+        let Some(text) = value.strip_prefix(b"\"") else {
+            continue;
+        };
+        let first = text
+            .iter()
+            .position(|b| !b.is_ascii_alphabetic())
+            .map_or(text, |end| &text[..end]);
+        if FAILED
+            .iter()
+            .any(|w| w.as_bytes().eq_ignore_ascii_case(first))
+        {
+            return true;
+        }
+    }
+    false
+}
+
+/// An HTTP status of 400 to 599, as a number or a string of digits.
+fn http_failure(value: &[u8]) -> bool {
+    let digits = value.strip_prefix(b"\"").unwrap_or(value);
+    let end = digits
+        .iter()
+        .position(|b| !b.is_ascii_digit())
+        .unwrap_or(digits.len());
+    std::str::from_utf8(&digits[..end])
+        .ok()
+        .and_then(|d| d.parse::<u16>().ok())
+        .is_some_and(|n| (400..600).contains(&n))
 }
 
 /// Whether an object, or the first object of a list, holds a non-empty error member.

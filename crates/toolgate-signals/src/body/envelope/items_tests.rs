@@ -19,6 +19,10 @@ fn a_batch_whose_every_item_failed_is_an_error_envelope() {
         // A reply that is nothing but the list.
         br#"[{"ErrorCode":406,"Message":"You tried to send to a recipient that has been marked as inactive."}]"#,
         br#"[{"email":"a@example.com","status":"rejected","reject_reason":"hard-bounce","_id":"x"}]"#,
+        // A status object whose name says rejected, or an HTTP failure number beside a
+        // status in words.
+        br#"{"messages":[{"to":"41793026727","status":{"groupId":5,"groupName":"REJECTED","name":"REJECTED_NOT_ENOUGH_CREDITS","description":"Not enough credits"},"messageId":"m1"}]}"#,
+        br#"{"SMSMessageData":{"Message":"Sent to 0/1","Recipients":[{"statusCode":405,"number":"+2547","status":"InsufficientBalance"}]}}"#,
         // The list one object down.
         br#"{"SMSMessageData":{"Message":"Sent to 0/1","Recipients":[{"statusCode":405,"error":"InsufficientBalance"}]}}"#,
     ] {
@@ -56,6 +60,8 @@ fn records_that_carry_an_error_of_their_own_are_data_not_failed_results() {
         br#"{"jobs":[{"id":"j1","state":"FAILED","error":{"code":"RESOURCE_EXHAUSTED"}}]}"#,
         // Results inside the API's data are what was asked for (a log of earlier calls).
         br#"{"success":true,"data":{"total":1,"data":[{"id":"log_1","status":402,"error_message":"Insufficient credits"}]}}"#,
+        // A status object whose name says pending.
+        br#"{"messages":[{"to":"4179","status":{"groupId":1,"groupName":"PENDING","name":"PENDING_ACCEPTED"},"messageId":"m1"}]}"#,
         // A success code that is no HTTP failure, and no error member.
         br#"{"SMSMessageData":{"Recipients":[{"statusCode":101,"status":"Success","messageId":"ATPid_1"}]}}"#,
         // An item whose error member is empty.
