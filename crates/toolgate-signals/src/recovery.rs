@@ -85,8 +85,11 @@ const CODE_KEYS: [&str; 10] = [
 /// Names under which a string is a gRPC status name.
 const GRPC_KEYS: [&str; 2] = ["code", "status"];
 /// Names whose string values are messages, read as words.
-const MESSAGE_KEYS: [&str; 12] = [
+const MESSAGE_KEYS: [&str; 13] = [
     "message",
+    // `{"status": "0", "message": "NOTOK", "result": "Invalid API Key"}`: in a failed
+    // reply, a result written as a sentence is what went wrong.
+    "result",
     // eMAG Marketplace's `{"isError": true, "messages": ["…"], "results": []}`.
     "messages",
     // `{"errors": "Account is suspended."}`, `{"errors": ["permission denied"]}`.

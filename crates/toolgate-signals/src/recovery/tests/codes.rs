@@ -304,3 +304,21 @@ fn why_an_item_was_rejected_is_read_as_its_message_but_a_payments_refusal_is_not
         Some(Recovery::Account)
     );
 }
+
+#[test]
+fn a_result_written_as_a_sentence_in_a_failed_reply_is_its_message() {
+    assert_eq!(
+        under(
+            200,
+            r#"{"status":"0","message":"NOTOK","result":"Invalid API Key"}"#
+        ),
+        Some(Recovery::Credentials)
+    );
+    assert_eq!(
+        under(
+            200,
+            r#"{"status":"0","message":"NOTOK","result":"Error! Invalid address format"}"#
+        ),
+        Some(Recovery::Request)
+    );
+}
