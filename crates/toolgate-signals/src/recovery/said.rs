@@ -1064,7 +1064,12 @@ fn signature_refused(w: &Words<'_>) -> bool {
 /// The text says something named is not there: "not found", "could not be found",
 /// "does not exist", "doesn't exist", "not exists", "is not present", "no such".
 fn says_missing(w: &Words<'_>) -> bool {
-    w.phrase(&["not", "found"])
+    // A thing the request names, said missing or unknown: "[1]: document missing",
+    // `Unknown_Subaccount`, "Unknown channel". An unknown error, reason or method is not
+    // ([`NOT_A_THING`]).
+    w.near(&["missing"], &THINGS, 1)
+        || (w.has("unknown") && w.w.len() <= 4 && !w.any_of(&NOT_A_THING))
+        || w.phrase(&["not", "found"])
         || w.phrase(&["not", "be", "found"])
         || w.phrase(&["not", "exist"])
         || w.phrase(&["not", "exists"])
@@ -1072,6 +1077,25 @@ fn says_missing(w: &Words<'_>) -> bool {
         || w.phrase(&["not", "present"])
         || w.phrase(&["no", "such"])
 }
+
+/// What the request may name, said missing.
+const THINGS: [&str; 7] = [
+    "document", "record", "object", "item", "entity", "resource", "row",
+];
+
+/// What an "unknown …" names that is no thing of the request's: the failure itself, or
+/// what the upstream lacks ([`unsupported`]).
+const NOT_A_THING: [&str; 9] = [
+    "error",
+    "failure",
+    "exception",
+    "reason",
+    "issue",
+    "problem",
+    "method",
+    "command",
+    "host",
+];
 
 /// Access refused in so many words: "Access Denied" (an ML-RPC fault for a wrong key),
 /// "Sender not Authorized" (a SOAP subcode), "You must log in before using this". A
@@ -1668,18 +1692,21 @@ fn offer_too_low(w: &Words<'_>) -> bool {
 /// exists". Sending it again adds nothing. (An operation *in progress* is a passing state,
 /// read before this.)
 fn duplicate(w: &Words<'_>) -> bool {
-    w.has("already")
-        && w.any_of(&[
-            "exists",
-            "exist",
-            "known",
-            "processed",
-            "used",
-            "submitted",
-            "chain",
-            "registered",
-            "imported",
-        ])
+    // A code or message naming the duplicate itself: `DUPLICATE_VALUE`, "duplicate value
+    // found", "Duplicate entry 'x' for key 'email'".
+    w.any_of(&["duplicate", "duplicated"]) && !w.any_of(&NOT_THE_REQUEST)
+        || w.has("already")
+            && w.any_of(&[
+                "exists",
+                "exist",
+                "known",
+                "processed",
+                "used",
+                "submitted",
+                "chain",
+                "registered",
+                "imported",
+            ])
 }
 
 /// An input that could not be decoded: "T decode failed", "failed to parse request

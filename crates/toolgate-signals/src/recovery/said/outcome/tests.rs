@@ -77,3 +77,18 @@ fn a_feature_only_a_paid_plan_has_is_the_accounts() {
         assert_eq!(said(text), Some(Recovery::Account), "{text}");
     }
 }
+
+#[test]
+fn a_duplicate_or_a_thing_missing_or_unknown_in_a_short_code_is_the_requests() {
+    for text in [
+        "DUPLICATE_VALUE",
+        "duplicate value found: ExternalId__c duplicates value on record with id: 001xx",
+        "[1]: document missing",
+        "Unknown_Subaccount",
+    ] {
+        assert_eq!(said(text), Some(Recovery::Request), "{text}");
+    }
+    for text in ["Unknown error", "An unknown error occurred on the server"] {
+        assert_ne!(said(text), Some(Recovery::Request), "{text}");
+    }
+}
