@@ -40,7 +40,7 @@ use toolgate_signals::{
 };
 
 /// Cases read right, out of every case; raised as the readers improve.
-const FLOOR: usize = 4652;
+const FLOOR: usize = 4653;
 
 const FILES: [(&str, &str); 62] = [
     (

@@ -810,7 +810,9 @@ fn credentials(w: &Words<'_>) -> bool {
     if form_session_expired(w) {
         return true;
     }
-    if w.any_of(&NOT_CREDENTIALS) || parser_token(w) {
+    // A device's push token is the address a notification is sent to, not the caller's
+    // credential ("BadDeviceToken", "Invalid device token").
+    if w.any_of(&NOT_CREDENTIALS) || parser_token(w) || w.phrase(&["device", "token"]) {
         return false;
     }
     if OAUTH_REFUSALS.iter().any(|p| w.phrase(p)) {

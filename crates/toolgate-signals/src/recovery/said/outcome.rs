@@ -46,7 +46,7 @@ const MESSAGE_PARTS: [&str; 8] = [
 /// The addressee of a message refused, or the message itself: "NotRegistered",
 /// "DeviceNotRegistered", "Unregistered", "hard-bounce", "a recipient that has been
 /// marked as inactive", "All included players are not subscribed", "Illegal Sender
-/// Address", "No valid numbers specified", "not_in_channel", "is_archived",
+/// Address", "BadDeviceToken", "No valid numbers specified", "not_in_channel", "is_archived",
 /// "MessageTooBig", "msg_too_long", "PayloadTooLarge", "bot was blocked by the user".
 /// Another addressee or a smaller message passes; the same one never does. A
 /// subscription, account or organization not registered is the owner's to register
@@ -70,7 +70,7 @@ pub(super) fn addressee_or_message_refused(w: &Words<'_>) -> bool {
         && !holder;
     not_registered
         || w.any_of(&["bounce", "bounced"])
-        || (w.any_of(&ADDRESSEES) && w.any_of(&["inactive", "illegal", "archived"]))
+        || (w.any_of(&ADDRESSEES) && w.any_of(&["inactive", "illegal", "archived", "bad"]))
         || w.phrase(&["not", "subscribed"]) && w.any_of(&ADDRESSEES)
         || w.phrase(&["no", "valid"]) && w.any_of(&ADDRESSEES)
         || w.phrase(&["not", "in", "channel"])

@@ -15,6 +15,7 @@ fn an_addressee_or_a_message_refused_in_a_short_code_is_the_requests() {
         "You tried to send to a recipient that has been marked as inactive.",
         "All included players are not subscribed",
         "Illegal Sender Address - rejected",
+        "BadDeviceToken",
         "No valid numbers specified",
         "not_in_channel",
         "is_archived",
