@@ -85,8 +85,11 @@ const CODE_KEYS: [&str; 10] = [
 /// Names under which a string is a gRPC status name.
 const GRPC_KEYS: [&str; 2] = ["code", "status"];
 /// Names whose string values are messages, read as words.
-const MESSAGE_KEYS: [&str; 12] = [
+const MESSAGE_KEYS: [&str; 13] = [
     "message",
+    // `{"status": "0", "message": "NOTOK", "result": "Invalid API Key"}`: in a failed
+    // reply, a result written as a sentence is what went wrong.
+    "result",
     // eMAG Marketplace's `{"isError": true, "messages": ["…"], "results": []}`.
     "messages",
     // `{"errors": "Account is suspended."}`, `{"errors": ["permission denied"]}`.
@@ -373,6 +376,13 @@ fn names_a_message(key: &str) -> bool {
     key.ends_with("message")
         // `error-text`, `errorText`: the text of the error is its message.
         || key.strip_suffix("text").is_some_and(|head| head.ends_with("error"))
+        // Why an item was rejected or failed, named so: `reject_reason`, `failureReason`.
+        // A bare `reason` is a code ([`CODE_KEYS`]). A payment's `refusalReason` or
+        // `declineReason` ("Not enough balance") speaks of the payer's card, not of the
+        // caller's account, and is left unread.
+        || key.strip_suffix("reason").is_some_and(|head| {
+            ["reject", "rejection", "failure", "error"].contains(&head)
+        })
         // `errorSummary`, `error_summary`: a summary is the message.
         || key.ends_with("summary")
         // Jira's `errorMessages`, a list of them.

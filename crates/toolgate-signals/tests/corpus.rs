@@ -40,9 +40,9 @@ use toolgate_signals::{
 };
 
 /// Cases read right, out of every case; raised as the readers improve.
-const FLOOR: usize = 4623;
+const FLOOR: usize = 4763;
 
-const FILES: [(&str, &str); 62] = [
+const FILES: [(&str, &str); 63] = [
     (
         "ratelimit_headers",
         include_str!("corpus/ratelimit_headers.json"),
@@ -106,6 +106,7 @@ const FILES: [(&str, &str); 62] = [
     ("recovery15", include_str!("corpus/recovery15.json")),
     ("recovery16", include_str!("corpus/recovery16.json")),
     ("recovery17", include_str!("corpus/recovery17.json")),
+    ("recovery18", include_str!("corpus/recovery18.json")),
     ("languages", include_str!("corpus/languages.json")),
     ("languages2", include_str!("corpus/languages2.json")),
     ("languages3", include_str!("corpus/languages3.json")),

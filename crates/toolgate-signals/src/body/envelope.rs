@@ -164,7 +164,13 @@ fn is_message_key(lower: &[u8]) -> bool {
 /// beside it (`{"code": 429, "message": "", "data": null}`): no API numbers a success
 /// with the status HTTP gives a throttle, so the answer's own code says it throttled.
 pub(super) fn is_error_envelope(body: &[u8]) -> bool {
-    reports_error(&body[..body.len().min(WINDOW)], MAX_WRAPPERS)
+    let head = &body[..body.len().min(WINDOW)];
+    // A reply that is nothing but a list of per-item results (a batch email API's
+    // `[{"ErrorCode": 406, "Message": …}]`).
+    if skip_ws(head).starts_with(b"[") && every_item_failed(skip_ws(head)) {
+        return true;
+    }
+    reports_error(head, MAX_WRAPPERS)
         || status_is_429_alone(body)
         || only_words(body)
         || error_line(body)
@@ -198,7 +204,9 @@ fn xml_rpc_fault(head: &[u8]) -> bool {
 /// send with a 200), a first element inside the root named for an error and holding
 /// something (CAS's `<cas:serviceResponse><cas:authenticationFailure code="INVALID_TICKET">`;
 /// XML-RPC's `<fault>` is read by [`xml_rpc_fault`], a `<fault>` elsewhere may be data),
-/// or a SAML status code other than `…:status:Success`. A record's status further down,
+/// an element named for an error with a `code` attribute as the first inside the root's
+/// first child (`<paymentService><reply><error code="5">`), or a SAML status code other
+/// than `…:status:Success`. A record's status further down,
 /// or an element named `error` holding nothing, is data.
 fn markup_names_failure(head: &[u8]) -> bool {
     let text = match std::str::from_utf8(head) {
@@ -239,6 +247,13 @@ fn markup_names_failure(head: &[u8]) -> bool {
         match at {
             0 if names_an_error(local) || attrs.any(failed_status) => return true,
             1 if names_an_error(local) && !(inner.is_empty() && attrs.next().is_none()) => {
+                return true;
+            }
+            // One wrapper further down, an error that carries its code: a payment
+            // service's `<paymentService><reply><error code="5">…</error>`.
+            2 if names_an_error(local)
+                && attrs.any(|(name, _)| name.eq_ignore_ascii_case("code")) =>
+            {
                 return true;
             }
             _ if attrs.any(saml_failure) => return true,
@@ -457,12 +472,19 @@ fn reports_error(head: &[u8], wrappers: u8) -> bool {
             graphql_errors = true;
             continue;
         }
-        if value.starts_with(b"[") && every_item_throttled(value) {
+        if value.starts_with(b"[")
+            && (every_item_throttled(value) || (names_results(&name) && every_item_failed(value)))
+        {
             return true;
         }
-        if ERROR_KEYS
-            .iter()
-            .any(|k| key.eq_ignore_ascii_case(k.as_bytes()))
+        // A list one object down (`{"SMSMessageData": {"Recipients": […]}}`); not inside
+        // the API's data.
+        if value.starts_with(b"{") && !is_data(&name) && holds_a_failed_list(value) {
+            return true;
+        }
+        // Compared folded: `error_message` and `errorMessage` are one name (a map web
+        // service's `{"status": "REQUEST_DENIED", "error_message": "…"}`).
+        if ERROR_KEYS.iter().any(|k| *name == *folded(k.as_bytes()))
             || (wraps_an_error(&name) && value.starts_with(b"{"))
         {
             if !is_empty_value(value) {
@@ -475,11 +497,16 @@ fn reports_error(head: &[u8], wrappers: u8) -> bool {
     (graphql_errors && !partial_data) || failure.told()
 }
 
-/// A result code's value that names a failure in a word: `"Error"`, `"Failure"`.
+/// A result code's value that names a failure in a word: `"Error"`, `"Failure"`, and the
+/// words a payment's result is refused with (`"resultCode": "Refused"`, `"Declined"`,
+/// `"Rejected"`). A result code reports on the answer, so these are its outcome, not a
+/// record's state.
 fn is_failure_word(value: &[u8]) -> bool {
+    const REFUSED: [&str; 3] = ["\"refused\"", "\"declined\"", "\"rejected\""];
     FAILED_STATUS_WORDS
         .iter()
         .filter(|w| **w != "\"0\"")
+        .chain(REFUSED.iter())
         .any(|w| value.len() >= w.len() && value[..w.len()].eq_ignore_ascii_case(w.as_bytes()))
 }
 
@@ -792,7 +819,9 @@ fn says_failed(key: &[u8], value: &[u8]) -> bool {
         || (is(&ERROR_FLAGS) && value.starts_with(b"true"))
         // `ACK` is how name-value-pair and XML trading APIs name the answer's status
         // (`ACK=Failure`, `<Ack>Failure</Ack>`).
-        || (is(&["status", "ack"]) && starts_with_any(&FAILED_STATUS_WORDS))
+        // `stat` is how some JSON answers name it (`{"stat": "fail", "code": 98, …}`), as
+        // their XML form's root attribute does.
+        || (is(&["status", "ack", "stat"]) && starts_with_any(&FAILED_STATUS_WORDS))
         || (is(&["result"]) && starts_with_any(&FAILED_RESULT_WORDS))
         || (is(&["status", "code"]) && is_limit_status(value))
         || (is(&["status"]) && says_request_not_done(value))
@@ -1119,6 +1148,21 @@ fn value_end(b: &[u8], from: usize) -> Option<usize> {
     }
     None
 }
+
+/// Whether an object member holds, as a member of its own, a list of results that all
+/// failed ([`every_item_failed`]); one level down, no deeper.
+fn holds_a_failed_list(object: &[u8]) -> bool {
+    let mut members = TopLevel::new(object);
+    while let Some((key, value)) = members.next_member() {
+        if value.starts_with(b"[") && names_results(&folded(key)) && every_item_failed(value) {
+            return true;
+        }
+    }
+    false
+}
+
+mod items;
+use items::{every_item_failed, is_data, names_results};
 
 #[cfg(test)]
 mod tests;

@@ -14,6 +14,7 @@ use crate::passed::{says_limit_passed, words};
 
 mod caller_state;
 mod held_count;
+mod outcome;
 
 /// The periods whose allowance, once spent, does not come back by waiting seconds; in
 /// the plural too, as a gateway writes a period with its count ("the limit of 1000
@@ -230,7 +231,7 @@ pub(super) fn decide(
         let w = Words { w, text: t };
         account(&w) && !(anothers && w.near(&HOLDERS, &STATES, 5))
     });
-    if callers_account || in_other_language(Recovery::Account) {
+    if callers_account || in_other_language(Recovery::Account) || any(outcome::plan_lacks_it) {
         return Some(Recovery::Account);
     }
     let holds_full = read.iter().any(|(w, t)| {
@@ -246,7 +247,10 @@ pub(super) fn decide(
     if any(payment_refused) {
         return Some(Recovery::Request);
     }
-    if any(credentials) || in_other_language(Recovery::Credentials) {
+    if any(credentials)
+        || in_other_language(Recovery::Credentials)
+        || any(outcome::caller_not_signed_in)
+    {
         return Some(Recovery::Credentials);
     }
     // A precondition that passes by itself: Google's APIs send an operation still running
@@ -271,7 +275,7 @@ pub(super) fn decide(
     if any(unsupported) {
         return Some(Recovery::Unsupported);
     }
-    if any(refused_by_what_was_asked) {
+    if any(refused_by_what_was_asked) || any(outcome::addressee_or_message_refused) {
         return Some(Recovery::Request);
     }
     if forbidden {
@@ -282,7 +286,12 @@ pub(super) fn decide(
             .any(|(w, t)| super::languages::says_request(w, t))
             || texts.iter().any(|t| super::cjk::says_request(t))
     };
-    (any(request) || request_in_other_language()).then_some(Recovery::Request)
+    if any(request) || request_in_other_language() {
+        return Some(Recovery::Request);
+    }
+    // Last: "Internal Server Error" is as often the status's own name, written beside
+    // words that say what the request got wrong.
+    any(outcome::servers_own_failure).then_some(Recovery::Transient)
 }
 
 /// One text's words, with the text for the rules that read it whole.
@@ -801,7 +810,9 @@ fn credentials(w: &Words<'_>) -> bool {
     if form_session_expired(w) {
         return true;
     }
-    if w.any_of(&NOT_CREDENTIALS) || parser_token(w) {
+    // A device's push token is the address a notification is sent to, not the caller's
+    // credential ("BadDeviceToken", "Invalid device token").
+    if w.any_of(&NOT_CREDENTIALS) || parser_token(w) || w.phrase(&["device", "token"]) {
         return false;
     }
     if OAUTH_REFUSALS.iter().any(|p| w.phrase(p)) {
@@ -1055,7 +1066,12 @@ fn signature_refused(w: &Words<'_>) -> bool {
 /// The text says something named is not there: "not found", "could not be found",
 /// "does not exist", "doesn't exist", "not exists", "is not present", "no such".
 fn says_missing(w: &Words<'_>) -> bool {
-    w.phrase(&["not", "found"])
+    // A thing the request names, said missing or unknown: "[1]: document missing",
+    // `Unknown_Subaccount`, "Unknown channel". An unknown error, reason or method is not
+    // ([`NOT_A_THING`]).
+    w.near(&["missing"], &THINGS, 1)
+        || (w.has("unknown") && w.w.len() <= 4 && !w.any_of(&NOT_A_THING))
+        || w.phrase(&["not", "found"])
         || w.phrase(&["not", "be", "found"])
         || w.phrase(&["not", "exist"])
         || w.phrase(&["not", "exists"])
@@ -1063,6 +1079,25 @@ fn says_missing(w: &Words<'_>) -> bool {
         || w.phrase(&["not", "present"])
         || w.phrase(&["no", "such"])
 }
+
+/// What the request may name, said missing.
+const THINGS: [&str; 7] = [
+    "document", "record", "object", "item", "entity", "resource", "row",
+];
+
+/// What an "unknown …" names that is no thing of the request's: the failure itself, or
+/// what the upstream lacks ([`unsupported`]).
+const NOT_A_THING: [&str; 9] = [
+    "error",
+    "failure",
+    "exception",
+    "reason",
+    "issue",
+    "problem",
+    "method",
+    "command",
+    "host",
+];
 
 /// Access refused in so many words: "Access Denied" (an ML-RPC fault for a wrong key),
 /// "Sender not Authorized" (a SOAP subcode), "You must log in before using this". A
@@ -1659,18 +1694,21 @@ fn offer_too_low(w: &Words<'_>) -> bool {
 /// exists". Sending it again adds nothing. (An operation *in progress* is a passing state,
 /// read before this.)
 fn duplicate(w: &Words<'_>) -> bool {
-    w.has("already")
-        && w.any_of(&[
-            "exists",
-            "exist",
-            "known",
-            "processed",
-            "used",
-            "submitted",
-            "chain",
-            "registered",
-            "imported",
-        ])
+    // A code or message naming the duplicate itself: `DUPLICATE_VALUE`, "duplicate value
+    // found", "Duplicate entry 'x' for key 'email'".
+    w.any_of(&["duplicate", "duplicated"]) && !w.any_of(&NOT_THE_REQUEST)
+        || w.has("already")
+            && w.any_of(&[
+                "exists",
+                "exist",
+                "known",
+                "processed",
+                "used",
+                "submitted",
+                "chain",
+                "registered",
+                "imported",
+            ])
 }
 
 /// An input that could not be decoded: "T decode failed", "failed to parse request

@@ -114,8 +114,8 @@ fn look_alikes_say_nothing() {
         // A throttle that also sells a plan, or counts a day but names its wait.
         r#"{"error":"You've exceeded the maximum requests per minute, please wait or upgrade your subscription to continue."}"#,
         r#"{"error":{"message":"Rate limit reached on requests per day (RPD): Limit 1000, Used 1000. Please try again in 2m59.56s.","code":"rate_limit_exceeded"}}"#,
-        // A recipient is inactive, a card is the customer's.
-        r#"{"ErrorCode":406,"Message":"You tried to send to recipient(s) that have been marked as inactive."}"#,
+        // A card is the customer's (a recipient marked inactive is the request's:
+        // `said/outcome/tests.rs`).
         r#"{"message":"Insufficient permissions to read credits"}"#,
         r#"{"error":"Add a credit card to the customer before charging"}"#,
         // A rule an input must keep; a daily job that ran out of memory.

@@ -52,8 +52,9 @@ fn healthy_bodies_are_not_envelopes() {
             br#"{"jobs":[{"id":1,"success":false,"info":"rate limit exceeded"}]}"#,
             // One ticket sent, one refused: the list is data, not a refusal.
             br#"{"data":[{"status":"ok","id":"a"},{"status":"error","details":{"error":"MessageRateExceeded"}}]}"#,
-            // An error object of another kind, and a throttle named outside error members.
-            br#"{"data":[{"status":"error","details":{"error":"DeviceNotRegistered"}}]}"#,
+            // A throttle named outside error members, in a ticket whose own error says
+            // nothing (every ticket failing for another reason is read by
+            // `items_tests.rs`).
             br#"{"data":[{"status":"error","details":{"note":"rate limit exceeded"}}]}"#,
             br#"{"data":{"error":"rate limited"},"ok":true}"#,
             br#"{"note":"\"error\": \"x\"","okay":false}"#,
@@ -68,9 +69,7 @@ fn healthy_bodies_are_not_envelopes() {
             // refusal for another reason, or no failure status.
             br#"{"messages":[{"status":"0","message-id":"x"},{"status":"1","error-text":"Throughput Rate Exceeded"}]}"#,
             br#"{"logs":[{"status":"error","message":"rate limit exceeded for user 42"}]}"#,
-            br#"{"messages":[{"status":"4","error-text":"Invalid credentials"}]}"#,
             br#"{"messages":[{"status":"0","error-text":"Throughput Rate Exceeded"}]}"#,
-            br#"{"results":[{"error":"RATE_LIMIT_EXCEEDED"}],"data":[]}"#,
             br#"{"results":["RATE_LIMIT_EXCEEDED"]}"#,
             // Counts and rates of errors are data; a wrapper name needs an object.
             br#"{"error_count":3,"errorRate":0.02,"items":[]}"#,
@@ -307,4 +306,40 @@ fn a_top_level_code_of_429_makes_an_envelope_without_words_beside_it() {
     assert!(is_error_envelope(
         br#"{"Code":429,"Request-Id":"r-1","time_stamp":"2026-01-01","Data":{}}"#
     ));
+}
+
+#[test]
+fn a_failed_stat_or_an_error_message_spelled_with_a_separator_makes_an_envelope() {
+    for b in [
+        &br#"{"stat":"fail","code":98,"message":"Invalid auth token"}"#[..],
+        br#"{"error_message":"The provided API key is invalid.","results":[],"status":"REQUEST_DENIED"}"#,
+        br#"{"results":[],"status":"INVALID_REQUEST","error-message":"Missing the 'address' parameter."}"#,
+    ] {
+        assert!(is_error_envelope(b), "{}", String::from_utf8_lossy(b));
+    }
+    for b in [
+        &br#"{"stat":"ok","photos":{"page":1}}"#[..],
+        br#"{"results":[],"status":"ZERO_RESULTS"}"#,
+        br#"{"error_message":"","results":[],"status":"OK"}"#,
+    ] {
+        assert!(!is_error_envelope(b), "{}", String::from_utf8_lossy(b));
+    }
+}
+
+#[test]
+fn an_error_with_its_code_inside_the_replys_wrapper_or_a_refused_result_code_makes_an_envelope() {
+    for b in [
+        &br#"<?xml version="1.0"?><paymentService version="1.4"><reply><error code="5"><![CDATA[Could not find payment for order]]></error></reply></paymentService>"#[..],
+        br#"{"pspReference":"V4HZ","refusalReason":"Expired Card","resultCode":"Refused"}"#,
+        br#"{"resultCode":"Declined","id":"p1"}"#,
+    ] {
+        assert!(is_error_envelope(b), "{}", String::from_utf8_lossy(b));
+    }
+    for b in [
+        // Data whose third tag is an error without a code, and a result that went through.
+        &br#"<?xml version="1.0"?><log><entry><error>disk at 91%</error></entry></log>"#[..],
+        br#"{"pspReference":"V4HZ","resultCode":"Authorised"}"#,
+    ] {
+        assert!(!is_error_envelope(b), "{}", String::from_utf8_lossy(b));
+    }
 }

@@ -285,3 +285,40 @@ fn a_thing_held_by_an_account_a_user_or_another_resource_is_no_wait_but_one_held
         assert_ne!(under(400, body), Some(Recovery::Transient), "{body}");
     }
 }
+
+#[test]
+fn why_an_item_was_rejected_is_read_as_its_message_but_a_payments_refusal_is_not() {
+    assert_eq!(
+        under(
+            200,
+            r#"[{"email":"a@example.com","status":"rejected","reject_reason":"hard-bounce","_id":"x"}]"#
+        ),
+        Some(Recovery::Request)
+    );
+    // The payer's balance, not the caller's account.
+    assert_ne!(
+        under(
+            200,
+            r#"{"pspReference":"V4HZ","refusalReason":"Not enough balance","resultCode":"Refused"}"#
+        ),
+        Some(Recovery::Account)
+    );
+}
+
+#[test]
+fn a_result_written_as_a_sentence_in_a_failed_reply_is_its_message() {
+    assert_eq!(
+        under(
+            200,
+            r#"{"status":"0","message":"NOTOK","result":"Invalid API Key"}"#
+        ),
+        Some(Recovery::Credentials)
+    );
+    assert_eq!(
+        under(
+            200,
+            r#"{"status":"0","message":"NOTOK","result":"Error! Invalid address format"}"#
+        ),
+        Some(Recovery::Request)
+    );
+}
