@@ -265,13 +265,7 @@ mod tests {
         let yaml = format!(
             "dependencies:\n  api: {{ base_url: \"http://127.0.0.1:9\" }}\ntools:\n  t:\n    dependency: api\n    owner: a@example.com\n    request: {{ path: /x }}\n    contract: {{ version: \"1.0\", response_schema: {{ type: object }} }}\nagents:\n{yaml_agents}"
         );
-        let config = toolgate_config::parse(
-            std::path::Path::new("t.yaml"),
-            &yaml,
-            std::path::Path::new("."),
-            &|_| None,
-        )
-        .unwrap_or_else(|e| panic!("{e}"));
+        let config = crate::fixtures::config(&yaml);
         Agents::new(&config)
     }
 

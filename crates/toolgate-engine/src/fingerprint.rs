@@ -92,13 +92,7 @@ mod tests {
     use std::time::Duration;
 
     fn parse(yaml: &str) -> toolgate_config::Config {
-        toolgate_config::parse(
-            std::path::Path::new("t.yaml"),
-            yaml,
-            std::path::Path::new("."),
-            &|_| None,
-        )
-        .expect("the config compiles")
+        crate::fixtures::config(yaml)
     }
 
     fn config(timeout: &str, key: &str) -> toolgate_config::Config {

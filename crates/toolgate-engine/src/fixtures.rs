@@ -2,7 +2,25 @@
 
 use std::time::Duration;
 
-use toolgate_config::{Dependency, RetryPolicy};
+use toolgate_config::{Config, Dependency, EnvLookup, RetryPolicy};
+
+/// The config `yaml` compiles to, as `toolgate serve` would compile it, with no
+/// environment variable set; a test whose config does not compile is broken, so this
+/// panics with the config's own error.
+pub(crate) fn config(yaml: &str) -> Config {
+    config_with_env(yaml, &|_| None)
+}
+
+/// [`config`] with the environment variables `env` gives.
+pub(crate) fn config_with_env(yaml: &str, env: EnvLookup<'_>) -> Config {
+    toolgate_config::parse(
+        std::path::Path::new("t.yaml"),
+        yaml,
+        std::path::Path::new("."),
+        env,
+    )
+    .unwrap_or_else(|e| panic!("{e}"))
+}
 
 /// A dependency at `base_url` with every optional part left out: no headers, no
 /// status page, no version check, a 1 s timeout and the default retry policy.

@@ -836,13 +836,7 @@ tools:
     contract: {{ version: "1.0", learn: {{ enforce_after: {enforce_after} }} }}
 "#
         );
-        let config = toolgate_config::parse(
-            std::path::Path::new("t.yaml"),
-            &yaml,
-            std::path::Path::new("."),
-            &|_| None,
-        )
-        .unwrap_or_else(|e| panic!("{e}"));
+        let config = crate::fixtures::config(&yaml);
         config.tools["web_search"].clone()
     }
 

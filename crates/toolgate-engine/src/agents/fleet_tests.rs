@@ -23,13 +23,7 @@ fn config(n: usize, quota: &str) -> Config {
             "  agent-{i}:\n    api_key_sha256: \"{i:064x}\"\n    quota: {quota}\n"
         );
     }
-    toolgate_config::parse(
-        std::path::Path::new("t.yaml"),
-        &yaml,
-        std::path::Path::new("."),
-        &|_| None,
-    )
-    .unwrap_or_else(|e| panic!("{e}"))
+    crate::fixtures::config(&yaml)
 }
 
 struct Replica {

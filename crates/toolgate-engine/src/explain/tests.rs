@@ -30,13 +30,7 @@ fn failed<'a>(tool: &'a ToolSpec, class: ErrorClass, detail: &'a Detail) -> Fail
 fn config_with_tools(tools: &str) -> toolgate_config::Config {
     let yaml =
         format!("dependencies:\n  api: {{ base_url: \"http://127.0.0.1:9\" }}\ntools:\n{tools}");
-    toolgate_config::parse(
-        std::path::Path::new("t.yaml"),
-        &yaml,
-        std::path::Path::new("."),
-        &|_| None,
-    )
-    .expect("the config compiles")
+    crate::fixtures::config(&yaml)
 }
 
 #[test]

@@ -89,13 +89,9 @@ mod tests {
 
     #[test]
     fn the_requests_a_server_may_send_reach_the_client_as_its_offer() {
-        let config = toolgate_config::parse(
-            std::path::Path::new("t.yaml"),
+        let config = crate::fixtures::config(
             "mcp_servers:\n  kb:\n    url: 'http://127.0.0.1:9/mcp'\n    owner: o\n    limits: { server_requests: [elicitation] }\n",
-            std::path::Path::new("."),
-            &|_| None,
-        )
-        .unwrap_or_else(|e| panic!("{e}"));
+        );
         let client = server_spec(&config.mcp_servers["kb"], 1 << 20);
         assert_eq!(
             client.limits.offered,
@@ -109,13 +105,9 @@ mod tests {
 
     #[test]
     fn a_stdio_servers_inherit_env_reaches_the_client() {
-        let config = toolgate_config::parse(
-            std::path::Path::new("t.yaml"),
+        let config = crate::fixtures::config(
             "mcp_servers:\n  ev:\n    command: [node, server.js]\n    inherit_env: [KB_TOKEN, UNSET_ONE]\n    owner: o\n",
-            std::path::Path::new("."),
-            &|_| None,
-        )
-        .unwrap_or_else(|e| panic!("{e}"));
+        );
         let client = server_spec(&config.mcp_servers["ev"], 1 << 20);
         // The server's caps from config, not the client's defaults.
         assert_eq!(

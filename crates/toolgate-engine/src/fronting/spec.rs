@@ -185,13 +185,9 @@ mod tests {
     use super::{Definition, tool_spec};
 
     fn served(input: &Value) -> Value {
-        let config = toolgate_config::parse(
-            std::path::Path::new("t.yaml"),
+        let config = crate::fixtures::config(
             "mcp_servers:\n  kb: { url: 'http://127.0.0.1:9/mcp', owner: kb@example.com }\n",
-            std::path::Path::new("."),
-            &|_| None,
-        )
-        .unwrap_or_else(|e| panic!("{e}"));
+        );
         let def = Definition {
             name: "search",
             title: None,

@@ -353,13 +353,9 @@ fn a_successor_link_is_the_upstreams_word_and_stays_in_its_quotation() {
 
 #[test]
 fn a_successor_the_agent_may_not_call_is_not_named_to_it() {
-    let config = toolgate_config::parse(
-        std::path::Path::new("t.yaml"),
+    let config = crate::fixtures::config(
         "dependencies:\n  api: { base_url: \"http://127.0.0.1:9\" }\ntools:\n  search_v1:\n    dependency: api\n    owner: a@example.com\n    request: { path: /x }\n    successor: search_v2_internal\n    contract: { version: \"1.0\", response_schema: { type: object } }\n  search_v2_internal:\n    dependency: api\n    owner: a@example.com\n    request: { path: /y }\n    contract: { version: \"1.0\", response_schema: { type: object } }\nagents:\n  bot:\n    api_key_sha256: \"0000000000000000000000000000000000000000000000000000000000000000\"\n    tools: [search_v1]\n  ops:\n    api_key_sha256: \"1111111111111111111111111111111111111111111111111111111111111111\"\n",
-        std::path::Path::new("."),
-        &|_: &str| None,
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    );
     let configured = config.tools["search_v1"].successor.as_deref();
     let now = at("2026-12-01T00:00:00Z");
     let d = Deprecation {

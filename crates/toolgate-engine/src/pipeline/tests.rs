@@ -158,14 +158,7 @@ const VALID: &str = r#"{"results":[{"title":"a","snippet":"b"}]}"#;
 const RENAMED: &str = r#"{"results":[{"title":"a","excerpt":"b"}]}"#;
 
 fn spec(name: &str) -> Arc<ToolSpec> {
-    let env = |_: &str| None;
-    let config = toolgate_config::parse(
-        std::path::Path::new("t.yaml"),
-        TOOLS,
-        std::path::Path::new("."),
-        &env,
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    let config = crate::fixtures::config(TOOLS);
     config.tools[name].clone()
 }
 
@@ -188,13 +181,7 @@ pub(crate) fn two_agents(
         names[1],
         "b".repeat(64)
     );
-    let config = toolgate_config::parse(
-        std::path::Path::new("t.yaml"),
-        &yaml,
-        std::path::Path::new("."),
-        &|_| None,
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    let config = crate::fixtures::config(&yaml);
     let agents = crate::agents::Agents::new(&config);
     (config, agents)
 }
@@ -744,14 +731,7 @@ tools:
 "#;
 
 fn quota_route() -> Arc<(Route<QuotaFake>, Services)> {
-    let env = |_: &str| None;
-    let config = toolgate_config::parse(
-        std::path::Path::new("t.yaml"),
-        QUOTA_TOOLS,
-        std::path::Path::new("."),
-        &env,
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    let config = crate::fixtures::config(QUOTA_TOOLS);
     let spec = config.tools["list_items"].clone();
     let dependency = Arc::new(DependencyState::new(spec.dependency.clone()));
     let upstream = QuotaFake {

@@ -22,13 +22,7 @@ tools:
     input_schema: { type: object, properties: { query: { type: string } } }
     contract: { version: "3.1", response_schema: { type: object } }
 "#;
-    let config = toolgate_config::parse(
-        std::path::Path::new("t.yaml"),
-        yaml,
-        std::path::Path::new("."),
-        &|_| None,
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    let config = crate::fixtures::config(yaml);
     config.tools["web_search"].clone()
 }
 

@@ -358,15 +358,9 @@ async fn a_reload_applies_each_agents_share_of_a_servers_requests_in_place() {
     let (fronted, _host) = server("", Arc::new(CountingLink::default()));
     let fronting = fronting_of(&fronted);
     let config = |share: &str, more: &str| {
-        toolgate_config::parse(
-            std::path::Path::new("t.yaml"),
-            &format!(
-                "gateway:\n  server_request_share: {share}\nmcp_servers:\n  kb:\n    url: 'http://127.0.0.1:9/mcp'\n    owner: kb@example.com\n    lock: does-not-exist.lock.json\n{more}"
-            ),
-            std::path::Path::new("."),
-            &|_| None,
-        )
-        .unwrap_or_else(|e| panic!("{e}"))
+        crate::fixtures::config(&format!(
+            "gateway:\n  server_request_share: {share}\nmcp_servers:\n  kb:\n    url: 'http://127.0.0.1:9/mcp'\n    owner: kb@example.com\n    lock: does-not-exist.lock.json\n{more}"
+        ))
     };
     let client = crate::upstream::UpstreamClient::new().unwrap();
     let metrics = crate::metrics::Metrics::new();

@@ -193,13 +193,7 @@ pub(super) fn named_server(
     let yaml = format!(
         "mcp_servers:\n  {name}:\n    url: 'http://127.0.0.1:9/mcp'\n    owner: kb@example.com\n    lock: does-not-exist.lock.json\n{yaml_extra}"
     );
-    let config = toolgate_config::parse(
-        std::path::Path::new("t.yaml"),
-        &yaml,
-        std::path::Path::new("."),
-        &|_| None,
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    let config = crate::fixtures::config(&yaml);
     let spec = config.mcp_servers[name].clone();
     // An HTTP connection does no I/O until it is used; the link stands in for it.
     // Its client needs the process's TLS provider, whichever test runs first.

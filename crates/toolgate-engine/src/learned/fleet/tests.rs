@@ -34,13 +34,7 @@ tools:
     request: { method: GET, path: /search }
     contract: { version: "1.0", learn: { enforce_after: 20 } }
 "#;
-    let config = toolgate_config::parse(
-        std::path::Path::new("t.yaml"),
-        yaml,
-        std::path::Path::new("."),
-        &|_| None,
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    let config = crate::fixtures::config(yaml);
     config.tools["web_search"].clone()
 }
 

@@ -24,13 +24,7 @@ tools:
 "#;
 
 fn rates() -> Arc<ToolSpec> {
-    let config = toolgate_config::parse(
-        std::path::Path::new("t.yaml"),
-        RATES,
-        std::path::Path::new("."),
-        &|_| None,
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    let config = crate::fixtures::config(RATES);
     config.tools["rates"].clone()
 }
 
@@ -111,13 +105,7 @@ fn announcing(minor: u32, patch: u32) -> Reply {
 #[tokio::test(start_paused = true)]
 async fn a_newer_version_announced_differently_on_every_reply_opens_a_bounded_number_of_incidents()
 {
-    let config = toolgate_config::parse(
-        std::path::Path::new("t.yaml"),
-        VERSIONED,
-        std::path::Path::new("."),
-        &|_| None,
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    let config = crate::fixtures::config(VERSIONED);
     let replies: Vec<Reply> = (0..300).map(|i| announcing(1, i)).collect();
     let rig = rig_of(config.tools["rates"].clone(), replies);
     for _ in 0..300 {

@@ -93,14 +93,7 @@ tools:
 
 #[tokio::test(start_paused = true)]
 async fn a_member_the_schema_checks_under_another_spelling_never_reaches_the_upstream() {
-    let env = |_: &str| None;
-    let config = toolgate_config::parse(
-        std::path::Path::new("t.yaml"),
-        NESTED,
-        std::path::Path::new("."),
-        &env,
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    let config = crate::fixtures::config(NESTED);
     let spec = config.tools["update_user"].clone();
     let rig = Rig {
         route: Route::new(

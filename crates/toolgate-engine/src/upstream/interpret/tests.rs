@@ -3,10 +3,7 @@ use chrono::TimeZone;
 
 fn learned_tool() -> std::sync::Arc<ToolSpec> {
     let yaml = "dependencies:\n  api: { base_url: \"http://127.0.0.1:9\" }\ntools:\n  t:\n    dependency: api\n    owner: a@example.com\n    request: { path: /x }\n";
-    let env = |_: &str| None;
-    let path = std::path::Path::new("t.yaml");
-    let config = toolgate_config::parse(path, yaml, std::path::Path::new("."), &env)
-        .unwrap_or_else(|e| panic!("{e}"));
+    let config = crate::fixtures::config(yaml);
     config.tools["t"].clone()
 }
 
@@ -96,10 +93,7 @@ fn a_body_in_utf16_or_latin1_reaches_the_client_as_utf8_json() {
 /// A tool whose declared contract is checked while the body is read.
 fn declared_tool() -> std::sync::Arc<ToolSpec> {
     let yaml = "dependencies:\n  api: { base_url: \"http://127.0.0.1:9\" }\ntools:\n  t:\n    dependency: api\n    owner: a@example.com\n    request: { path: /x }\n    contract: { version: \"1.0\", response_schema: { type: object, properties: { user: { type: object } } } }\n";
-    let env = |_: &str| None;
-    let path = std::path::Path::new("t.yaml");
-    let config = toolgate_config::parse(path, yaml, std::path::Path::new("."), &env)
-        .unwrap_or_else(|e| panic!("{e}"));
+    let config = crate::fixtures::config(yaml);
     let tool = config.tools["t"].clone();
     assert!(tool.contract.response.checks_while_reading());
     tool
@@ -120,15 +114,7 @@ fn numbers_past_the_largest_float_are_json_and_pass_as_written() {
         let yaml = format!(
             "dependencies:\n  api: {{ base_url: \"http://127.0.0.1:9\" }}\ntools:\n  t:\n    dependency: api\n    owner: a@example.com\n    request: {{ path: /x }}\n    contract: {{ version: \"1.0\", response_schema: {schema} }}\n"
         );
-        toolgate_config::parse(
-            std::path::Path::new("t.yaml"),
-            &yaml,
-            std::path::Path::new("."),
-            &|_| None,
-        )
-        .unwrap_or_else(|e| panic!("{e}"))
-        .tools["t"]
-            .clone()
+        crate::fixtures::config(&yaml).tools["t"].clone()
     };
     let numbers = declared(
         "{ type: object, properties: { a: { type: number }, b: { type: number, maximum: 0 }, c: { type: integer } } }",
@@ -703,14 +689,7 @@ fn a_maintenance_page_sent_with_a_200_is_unavailability_only_when_the_contract_r
 /// A tool whose dependency is at `http://127.0.0.1:8123/api`.
 fn tool_on_own_origin() -> std::sync::Arc<ToolSpec> {
     let yaml = "dependencies:\n  api: { base_url: \"http://127.0.0.1:8123/api\" }\ntools:\n  t:\n    dependency: api\n    owner: a@example.com\n    request: { path: /x }\n";
-    let env = |_: &str| None;
-    let config = toolgate_config::parse(
-        std::path::Path::new("t.yaml"),
-        yaml,
-        std::path::Path::new("."),
-        &env,
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    let config = crate::fixtures::config(yaml);
     config.tools["t"].clone()
 }
 
@@ -795,13 +774,7 @@ fn tool_admitting(extra: &str) -> std::sync::Arc<ToolSpec> {
     let yaml = format!(
         "dependencies:\n  api:\n    base_url: \"http://127.0.0.1:8123/api\"\n{extra}tools:\n  t:\n    dependency: api\n    owner: a@example.com\n    request: {{ path: /x }}\n"
     );
-    let config = toolgate_config::parse(
-        std::path::Path::new("t.yaml"),
-        &yaml,
-        std::path::Path::new("."),
-        &|_: &str| None,
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    let config = crate::fixtures::config(&yaml);
     config.tools["t"].clone()
 }
 

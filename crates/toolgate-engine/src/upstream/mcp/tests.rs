@@ -6,13 +6,9 @@ use crate::pipeline::{self, Origin, Route, Services};
 
 /// The spec of an upstream tool `name` (`kb__<tool>`) of a server `kb`.
 pub(crate) fn tool_spec(name: &str, output_schema: Option<Value>) -> ToolSpec {
-    let config = toolgate_config::parse(
-            std::path::Path::new("t.yaml"),
-            "mcp_servers:\n  kb: { url: 'http://127.0.0.1:9/mcp', owner: kb@example.com, retry: { max_attempts: 3, base_delay: 10ms } }\n",
-            std::path::Path::new("."),
-            &|_| None,
-        )
-        .unwrap_or_else(|e| panic!("{e}"));
+    let config = crate::fixtures::config(
+        "mcp_servers:\n  kb: { url: 'http://127.0.0.1:9/mcp', owner: kb@example.com, retry: { max_attempts: 3, base_delay: 10ms } }\n",
+    );
     let server = &config.mcp_servers["kb"];
     let tool = name.strip_prefix("kb__").unwrap_or(name);
     let input = json!({"type": "object", "properties": {"q": {"type": "string"}}});

@@ -37,16 +37,7 @@ tools:
 "#;
 
 fn tool(name: &str) -> std::sync::Arc<ToolSpec> {
-    let env = |_: &str| None;
-    toolgate_config::parse(
-        std::path::Path::new("t.yaml"),
-        TOOLS,
-        std::path::Path::new("."),
-        &env,
-    )
-    .unwrap_or_else(|e| panic!("{e}"))
-    .tools[name]
-        .clone()
+    crate::fixtures::config(TOOLS).tools[name].clone()
 }
 
 fn reply(fields: &[(&'static str, &str)]) -> UpstreamResponse {

@@ -26,14 +26,7 @@ tools:
 "#,
         state = dir.join("s.db").display()
     );
-    let env = |_: &str| None;
-    let config = toolgate_config::parse(
-        std::path::Path::new("t.yaml"),
-        &yaml,
-        std::path::Path::new("."),
-        &env,
-    )
-    .unwrap();
+    let config = crate::fixtures::config(&yaml);
     let store = toolgate_store::Store::open(&config.gateway.state).unwrap();
     let g = Gateway::new(config, store).unwrap();
     tokio::spawn(g.incidents().clone().run_writer(

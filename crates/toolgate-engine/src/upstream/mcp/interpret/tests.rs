@@ -119,13 +119,9 @@ fn a_tool_error_is_the_tools_own_and_keeps_its_result() {
 
 #[test]
 fn upstream_credential_echo_redacted_in_content() {
-    let config = toolgate_config::parse(
-        std::path::Path::new("t.yaml"),
+    let config = crate::fixtures::config(
         "mcp_servers:\n  kb: { url: 'http://127.0.0.1:9/mcp', owner: kb@example.com, headers: { Authorization: 'Bearer sk-live-0123456789abcdef' } }\n",
-        std::path::Path::new("."),
-        &|_| None,
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    );
     let input = json!({"type": "object"});
     let def = crate::fronting::spec::Definition {
         name: "search",

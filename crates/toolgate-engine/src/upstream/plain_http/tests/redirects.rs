@@ -17,13 +17,7 @@ fn tool_at(base: &Url) -> Arc<toolgate_config::ToolSpec> {
          tools:\n  t:\n    dependency: api\n    owner: a@example.com\n    request: {{ path: /x }}\n"
     );
     let env = |name: &str| (name == "TOKEN").then(|| "dep-secret-value".to_owned());
-    let config = toolgate_config::parse(
-        std::path::Path::new("t.yaml"),
-        &yaml,
-        std::path::Path::new("."),
-        &env,
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    let config = crate::fixtures::config_with_env(&yaml, &env);
     config.tools["t"].clone()
 }
 
