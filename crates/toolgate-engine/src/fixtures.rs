@@ -42,6 +42,22 @@ pub(crate) fn dependency(name: &str, base_url: &str) -> Dependency {
     }
 }
 
+/// An exchange of each caller's token for one the dependency accepts
+/// (`token_exchange`): the dependency is then called with each caller's own authority.
+pub(crate) fn token_exchange() -> std::sync::Arc<toolgate_config::TokenExchange> {
+    std::sync::Arc::new(toolgate_config::TokenExchange {
+        issuer: "https://issuer.example.com".into(),
+        token_endpoint: None,
+        audience: Some("api".into()),
+        resource: None,
+        scope: None,
+        requested_token_type: "urn:ietf:params:oauth:token-type:access_token".into(),
+        client_id: "toolgate".into(),
+        client_secret: toolgate_config::Secret("secret".into()),
+        client_auth: toolgate_config::ClientAuth::Basic,
+    })
+}
+
 /// What a test wrote to the log, as text: the log of this thread while the guard
 /// [`capture_log`] returns lives.
 #[derive(Clone, Default)]

@@ -410,17 +410,7 @@ async fn a_reloaded_hold_applies_to_the_next_hold_and_keeps_the_one_in_progress(
 /// A dependency called with each caller's own authority (`token_exchange`).
 fn state_with_each_callers_credentials() -> DependencyState {
     let mut spec = crate::fixtures::dependency("api", "http://127.0.0.1:9");
-    spec.token_exchange = Some(std::sync::Arc::new(toolgate_config::TokenExchange {
-        issuer: "https://issuer.example.com".into(),
-        token_endpoint: None,
-        audience: Some("api".into()),
-        resource: None,
-        scope: None,
-        requested_token_type: "urn:ietf:params:oauth:token-type:access_token".into(),
-        client_id: "toolgate".into(),
-        client_secret: toolgate_config::Secret("secret".into()),
-        client_auth: toolgate_config::ClientAuth::Basic,
-    }));
+    spec.token_exchange = Some(crate::fixtures::token_exchange());
     DependencyState::new(std::sync::Arc::new(spec))
 }
 

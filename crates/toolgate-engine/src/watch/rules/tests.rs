@@ -147,17 +147,7 @@ fn refused_exchanged_tokens_are_told_to_operators_as_the_users_tokens_not_toolga
         shared.contains("refused toolgate's credentials 3×"),
         "{shared}"
     );
-    dependency.token_exchange = Some(Arc::new(toolgate_config::TokenExchange {
-        issuer: "https://issuer.example.com".into(),
-        token_endpoint: None,
-        audience: Some("api".into()),
-        resource: None,
-        scope: None,
-        requested_token_type: "urn:ietf:params:oauth:token-type:access_token".into(),
-        client_id: "toolgate".into(),
-        client_secret: toolgate_config::Secret("secret".into()),
-        client_auth: toolgate_config::ClientAuth::Basic,
-    }));
+    dependency.token_exchange = Some(crate::fixtures::token_exchange());
     let own = refused_credentials_title("my_profile", &dependency, 3);
     assert!(
         own.contains("refused the tokens exchanged for signed-in users 3×")
